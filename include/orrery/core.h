@@ -1,0 +1,65 @@
+/* orrery/core.h — results, allocator and logger hooks, messages.
+ *
+ * Three tiers of errors (STYLE.md): assert for internal invariants; API misuse
+ * reported through the logger with a named message id (orr_msg) and a
+ * harmless return; runtime failures (device, file, memory, malformed data)
+ * returned as orr_result, leaving nothing half-built. The library never calls
+ * abort() or exit() on a runtime failure.
+ */
+#ifndef ORRERY_CORE_H
+#define ORRERY_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum orr_result {
+    ORR_OK = 0,
+    ORR_ERROR_INVALID_ARGUMENT,  /* impossible option or bad parameter */
+    ORR_ERROR_INVALID_HANDLE,    /* null, stale or foreign handle */
+    ORR_ERROR_OUT_OF_HOST_MEMORY,
+    ORR_ERROR_OUT_OF_DEVICE_MEMORY,
+    ORR_ERROR_DEVICE_LOST,
+    ORR_ERROR_NO_DEVICE,         /* no Vulkan 1.3 device with what Orrery needs */
+    ORR_ERROR_VULKAN,            /* any other Vulkan failure */
+    ORR_ERROR_IO,                /* file cannot be opened, read or written */
+    ORR_ERROR_MALFORMED,         /* file or data does not parse */
+    ORR_ERROR_UNSUPPORTED,       /* valid but not supported (format, feature) */
+    ORR_ERROR_SHADER_COMPILE,    /* user GLSL failed to compile; see orr_last_error */
+    ORR_RESULT_COUNT_
+} orr_result;
+
+/* Static string naming a result ("ORR_ERROR_DEVICE_LOST: ..."). */
+const char *orr_result_string(orr_result r);
+
+/* Allocator hooks: all three set, or all zero for the C library's. Every
+ * allocation of the library goes through these (Vulkan's host allocations
+ * use the driver's own). `user` is passed back unchanged. */
+typedef struct orr_allocator {
+    void *(*alloc)(size_t size, void *user);
+    void *(*realloc)(void *ptr, size_t size, void *user);
+    void (*free)(void *ptr, void *user);
+    void *user;
+} orr_allocator;
+
+typedef enum orr_log_level {
+    ORR_LOG_ERROR = 0,
+    ORR_LOG_WARNING = 1,
+    ORR_LOG_INFO = 2,
+    ORR_LOG_DEBUG = 3,
+} orr_log_level;
+
+/* Logger hook: zero for stderr (errors and warnings only). `message` is one
+ * line without a trailing newline. */
+typedef struct orr_logger {
+    void (*log)(orr_log_level level, const char *message, void *user);
+    void *user;
+} orr_logger;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

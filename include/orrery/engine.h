@@ -1,0 +1,114 @@
+/* orrery/engine.h — the engine: Vulkan device, render target, frames, readback.
+ *
+ * Usage:
+ *     orr_engine *engine;
+ *     if (orr_engine_create(&(orr_engine_desc){ .width = 1280, .height = 720, .msaa = 4 },
+ *                           &engine) != ORR_OK) { puts(orr_engine_last_error(NULL)); return 1; }
+ *     orr_scene *scene = ...;                    // orrery/scene.h
+ *     orr_engine_render(engine, scene);          // one frame into the offscreen target
+ *     orr_engine_save_png(engine, "frame.png");  // waits for the frame, reads back
+ *     orr_engine_destroy(engine);
+ *
+ * The engine is headless by default: it renders into an offscreen colour
+ * (RGBA8 UNORM, values written as Babylon.js writes them: no sRGB encode) and
+ * reverse-Z depth (D32 float, clear 0, GREATER) target, with 4× MSAA resolved
+ * when msaa = 4. A window (orrery/window.h) is optional and presents the same
+ * target. Vulkan 1.3 with dynamic rendering and synchronization2 is required.
+ *
+ * Device choice: discrete > integrated > virtual > CPU (lavapipe), unless the
+ * environment variable ORR_DEVICE names a device index ("0") or a substring of
+ * the device name ("llvmpipe"), or the desc's device_name does.
+ *
+ * Errors: every call that can fail at run time returns orr_result; the text of
+ * the last error is orr_engine_last_error(engine) (or of a failed create with
+ * NULL). Device loss and out-of-memory come back as ORR_ERROR_DEVICE_LOST /
+ * ORR_ERROR_OUT_OF_DEVICE_MEMORY; after device loss every render call returns
+ * ORR_ERROR_DEVICE_LOST until the engine is destroyed.
+ */
+#ifndef ORRERY_ENGINE_H
+#define ORRERY_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "orrery/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct orr_engine orr_engine;
+typedef struct orr_scene orr_scene;
+
+typedef enum orr_validation {
+    ORR_VALIDATION_DEFAULT = 0, /* on when ORR_VALIDATION=1 in the environment */
+    ORR_VALIDATION_ON,
+    ORR_VALIDATION_OFF,
+} orr_validation;
+
+typedef struct orr_engine_desc {
+    uint32_t width, height;    /* render size; default 1280 × 720 */
+    uint32_t msaa;             /* 1 or 4; default 4 */
+    orr_validation validation; /* Khronos validation layer */
+    /* Called for every validation message (after it is logged as an error).
+     * Tests use it to fail on any message. */
+    void (*on_validation_message)(const char *message, void *user);
+    void *validation_user;
+    const char *device_name;   /* substring or index; overrides ORR_DEVICE */
+    uint32_t frames_in_flight; /* default 2, at most 3 */
+    orr_allocator allocator;
+    orr_logger logger;
+    const char *label;         /* debug name prefix for Vulkan objects */
+} orr_engine_desc;
+
+orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out);
+/* Waits for the device to go idle, destroys everything the engine owns,
+ * scenes included. NULL is ignored. */
+void orr_engine_destroy(orr_engine *engine);
+/* Text of the last error of `engine`, or of the last failed orr_engine_create
+ * in this thread when engine is NULL. Never NULL. */
+const char *orr_engine_last_error(const orr_engine *engine);
+
+typedef struct orr_device_info {
+    char name[256];
+    uint32_t vendor_id, device_id;
+    uint32_t api_version;
+    bool is_cpu;          /* lavapipe / llvmpipe */
+    bool validation;      /* validation layer active */
+    uint32_t msaa;
+    uint32_t width, height;
+} orr_device_info;
+orr_device_info orr_engine_device_info(const orr_engine *engine);
+
+/* Renders one frame of `scene` (created by this engine) into the offscreen
+ * target: runs the scene's before-render callbacks, updates renderables,
+ * replays or re-records command buffers, submits. Does not wait for the GPU
+ * unless all frames in flight are busy. */
+orr_result orr_engine_render(orr_engine *engine, orr_scene *scene);
+/* Waits until every submitted frame has finished. */
+orr_result orr_engine_wait_idle(orr_engine *engine);
+
+/* Reads the last rendered frame as tightly packed RGBA8, top row first.
+ * `rgba` holds width × height × 4 bytes. Waits for the frame. */
+orr_result orr_engine_read_pixels(orr_engine *engine, uint8_t *rgba, uint64_t size);
+/* Reads back and writes an RGB PNG (alpha dropped, as the parity tool does). */
+orr_result orr_engine_save_png(orr_engine *engine, const char *path);
+
+typedef struct orr_stats {
+    uint64_t frames;
+    uint32_t draws;               /* draw calls in the last frame */
+    uint64_t instances_submitted; /* instances drawn in the last frame */
+    uint64_t instances_visible;   /* after culling (== submitted without) */
+    uint64_t bytes_uploaded;      /* host → device bytes in the last frame */
+    uint64_t bytes_uploaded_total;
+    uint32_t records;             /* secondary command buffers recorded last frame */
+    uint32_t replays;             /* secondary command buffers replayed last frame */
+    uint32_t pipelines;           /* graphics + compute pipelines alive */
+    uint64_t device_memory;       /* bytes of device memory allocated */
+} orr_stats;
+orr_stats orr_query_stats(const orr_engine *engine);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

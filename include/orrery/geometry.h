@@ -1,0 +1,93 @@
+/* orrery/geometry.h — CPU vertex data and Babylon.js-compatible builders.
+ *
+ * Usage:
+ *     orr_geometry g;
+ *     if (orr_geometry_build_box(&(orr_box_desc){ .size = 2 }, NULL, &g) == ORR_OK) {
+ *         ... orr_mesh_create(scene, &(orr_mesh_desc){ .geometry = &g });
+ *         orr_geometry_free(&g);
+ *     }
+ *
+ * Vertex data is mesh-local float32 (bounded by the mesh's own size, so the
+ * precision rule of DESIGN.md §2 does not apply to it). Indices are stored as
+ * uint32 on the CPU; the GPU upload uses 16-bit indices when every index fits.
+ * Triangles are wound as Babylon.js winds them for its default (front-side,
+ * left-handed) orientation, so vertex counts, order, normals and UVs match
+ * Babylon.js MeshBuilder for the same options.
+ */
+#ifndef ORRERY_GEOMETRY_H
+#define ORRERY_GEOMETRY_H
+
+#include <stdint.h>
+
+#include "orrery/core.h"
+#include "orrery/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct orr_geometry {
+    uint32_t vertex_count;
+    uint32_t index_count;
+    float *positions; /* vertex_count × 3 */
+    float *normals;   /* vertex_count × 3, or NULL */
+    float *uvs;       /* vertex_count × 2, or NULL */
+    float *colors;    /* vertex_count × 4 (RGBA), or NULL */
+    float *tangents;  /* vertex_count × 4 (xyz + handedness sign), or NULL */
+    uint32_t *indices; /* index_count, triangle list */
+    orr_allocator allocator; /* the allocator that owns the arrays */
+} orr_geometry;
+
+/* Allocate arrays for `vertex_count` vertices and `index_count` indices.
+ * `with` selects optional streams (ORR_GEOMETRY_NORMALS | ...). Positions and
+ * indices are always allocated. Zero-initialised. On failure nothing is kept. */
+enum {
+    ORR_GEOMETRY_NORMALS = 1u << 0,
+    ORR_GEOMETRY_UVS = 1u << 1,
+    ORR_GEOMETRY_COLORS = 1u << 2,
+    ORR_GEOMETRY_TANGENTS = 1u << 3,
+};
+orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint32_t with,
+                              const orr_allocator *allocator, orr_geometry *out);
+/* Frees the arrays and zeroes the struct. Safe on a zeroed struct. */
+void orr_geometry_free(orr_geometry *g);
+/* Local axis-aligned bounds of the positions (empty box for no vertices). */
+orr_dbox orr_geometry_bounds(const orr_geometry *g);
+/* Checks indices < vertex_count and index_count % 3 == 0. */
+orr_result orr_geometry_validate(const orr_geometry *g);
+
+/* Babylon.js MeshBuilder.CreateBox: 24 vertices, 36 indices, per-face normals.
+ * size (default 1) is overridden per axis by width/height/depth when > 0. */
+typedef struct orr_box_desc { double size, width, height, depth; } orr_box_desc;
+/* MeshBuilder.CreateSphere: segments (default 32), diameter (default 1),
+ * diameter_x/y/z override per axis when > 0. */
+typedef struct orr_sphere_desc { int segments; double diameter, diameter_x, diameter_y, diameter_z; } orr_sphere_desc;
+/* MeshBuilder.CreateGround: XZ plane, normal +Y; width/height default 1,
+ * subdivisions default 1 (subdivisions_x / _y override when > 0). */
+typedef struct orr_ground_desc { double width, height; int subdivisions, subdivisions_x, subdivisions_y; } orr_ground_desc;
+/* MeshBuilder.CreatePlane: XY plane facing −Z; size default 1, width/height override. */
+typedef struct orr_plane_desc { double size, width, height; } orr_plane_desc;
+/* MeshBuilder.CreateCylinder: height 2, diameter_top/bottom 1 (diameter sets
+ * both when > 0), tessellation 24, subdivisions 1, caps on unless no_caps. */
+typedef struct orr_cylinder_desc {
+    double height, diameter, diameter_top, diameter_bottom;
+    int tessellation, subdivisions;
+    int no_caps;
+} orr_cylinder_desc;
+/* MeshBuilder.CreateTorus: diameter 1, thickness 0.5, tessellation 16. */
+typedef struct orr_torus_desc { double diameter, thickness; int tessellation; } orr_torus_desc;
+
+/* Each builder: `desc` may be NULL (all defaults), `allocator` may be NULL.
+ * Returns ORR_ERROR_INVALID_ARGUMENT for impossible options (negative sizes,
+ * segments < 1, more than 2^24 vertices) and leaves *out zeroed. */
+orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+orr_result orr_geometry_build_ground(const orr_ground_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+orr_result orr_geometry_build_torus(const orr_torus_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,123 @@
+/* orrery/material.h — standard material, shader material, textures.
+ *
+ * Usage:
+ *     orr_material m = orr_standard_material_create(scene, &(orr_standard_material_desc){
+ *         .diffuse = {0.9, 0.5, 0.2}, .specular = {0.6, 0.6, 0.6}, .label = "pillar" });
+ *     orr_mesh_set_material(scene, mesh, m);
+ *
+ * Standard material = Babylon.js StandardMaterial: Blinn-Phong with Babylon's
+ * light equations (hemispheric blend, point/spot range falloff, spot
+ * exponent), emissive, ambient, alpha, diffuse texture, disableLighting,
+ * back-face culling and scene fog. Output colour follows Babylon.js's default
+ * pipeline: clamp(diffuseBase·diffuse + emissive + ambient) · texture
+ * + specularBase·specular, written without sRGB encoding.
+ *
+ * Shader material = user GLSL 450 compiled at run time with libshaderc (only
+ * programs that call orr_shader_material_create link libshaderc). The engine
+ * prepends, in both stages:
+ *     layout(set = 0, binding = 0) uniform OrrSystem {
+ *         mat4 world, view, projection, viewProjection, worldView, worldViewProjection;
+ *         vec3 cameraPosition;
+ *     };
+ * all computed from one float64 source each frame so that they stay in one
+ * frame; in the vertex stage the attributes
+ *     layout(location = 0) in vec3 position; 1: normal; 2: uv; 3: color (vec4);
+ * and, when the desc lists user uniforms, a block
+ *     layout(set = 1, binding = 0) uniform OrrUser { <type> <name>; ... };
+ * and for each user texture `layout(set = 1, binding = 1 + i) uniform sampler2D <name>;`.
+ * Locations of the user's own in/out variables are assigned automatically.
+ * The fragment stage writes its own `out vec4` (location 0).
+ * Compile errors come back as ORR_ERROR_SHADER_COMPILE with the compiler's
+ * message in orr_engine_last_error, line numbers counted in the user's source.
+ */
+#ifndef ORRERY_MATERIAL_H
+#define ORRERY_MATERIAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "orrery/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Engine-owned GPU texture (2D, RGBA8, with mips). */
+typedef struct orr_texture { uint32_t id; } orr_texture;
+
+typedef struct orr_texture_desc {
+    uint32_t width, height;
+    const uint8_t *rgba;     /* width × height × 4 bytes, top row first */
+    bool srgb;               /* sample with sRGB decode (default: UNORM, as Babylon.js) */
+    bool has_alpha;          /* Babylon.js texture.hasAlpha: alpha-tested/blended */
+    bool nearest;            /* nearest filtering (default trilinear) */
+    bool clamp;              /* clamp to edge (default repeat) */
+    const char *label;
+} orr_texture_desc;
+
+orr_result orr_texture_create(orr_engine *engine, const orr_texture_desc *desc, orr_texture *out);
+/* Loads PNG or JPEG (stb_image). Safe on any bytes: malformed files give
+ * ORR_ERROR_MALFORMED. */
+orr_result orr_texture_load_file(orr_engine *engine, const char *path, const orr_texture_desc *options,
+                                 orr_texture *out);
+void orr_texture_destroy(orr_engine *engine, orr_texture texture);
+
+typedef struct orr_standard_material_desc {
+    orr_color3 diffuse;         /* default (1, 1, 1) unless diffuse_set */
+    bool diffuse_set;
+    orr_color3 specular;        /* default (1, 1, 1) unless specular_set */
+    bool specular_set;
+    double specular_power;      /* default 64 */
+    orr_color3 emissive;        /* default black */
+    orr_color3 ambient;         /* default black (× scene ambient colour) */
+    double alpha;               /* default 1 unless alpha_set */
+    bool alpha_set;
+    orr_texture diffuse_texture;/* 0: none */
+    bool disable_lighting;
+    bool no_back_face_culling;  /* Babylon.js backFaceCulling = false */
+    bool no_fog;                /* Babylon.js fogEnabled = false */
+    const char *label;
+} orr_standard_material_desc;
+
+orr_material orr_standard_material_create(orr_scene *scene, const orr_standard_material_desc *desc);
+/* Replaces the parameters; bumps the material version (no re-record). */
+void orr_standard_material_set(orr_scene *scene, orr_material m, const orr_standard_material_desc *desc);
+orr_standard_material_desc orr_standard_material_get(const orr_scene *scene, orr_material m);
+
+typedef enum orr_uniform_type {
+    ORR_UNIFORM_FLOAT = 1,
+    ORR_UNIFORM_VEC2,
+    ORR_UNIFORM_VEC3,
+    ORR_UNIFORM_VEC4,
+    ORR_UNIFORM_MAT4,
+} orr_uniform_type;
+
+#define ORR_SHADER_MAX_UNIFORMS 16
+#define ORR_SHADER_MAX_TEXTURES 4
+
+typedef struct orr_shader_material_desc {
+    const char *vertex_source;   /* GLSL 450 without #version; see the header comment */
+    const char *fragment_source;
+    struct { const char *name; orr_uniform_type type; } uniforms[ORR_SHADER_MAX_UNIFORMS];
+    const char *textures[ORR_SHADER_MAX_TEXTURES]; /* sampler2D names */
+    bool no_back_face_culling;
+    bool alpha_blend;            /* transparent pass, blended, sorted */
+    const char *label;
+} orr_shader_material_desc;
+
+/* Compiles both stages now. On failure returns 0 material and
+ * *result = ORR_ERROR_SHADER_COMPILE with a readable message (`result` may be NULL). */
+orr_material orr_shader_material_create(orr_scene *scene, const orr_shader_material_desc *desc, orr_result *result);
+/* Sets a user uniform by name (values as float64, packed to float32 at upload).
+ * count = 1, 2, 3, 4 or 16 must match the declared type. */
+void orr_shader_material_set_uniform(orr_scene *scene, orr_material m, const char *name, const double *values,
+                                     uint32_t count);
+void orr_shader_material_set_texture(orr_scene *scene, orr_material m, const char *name, orr_texture texture);
+
+void orr_material_destroy(orr_scene *scene, orr_material m);
+uint64_t orr_material_get_version(const orr_scene *scene, orr_material m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

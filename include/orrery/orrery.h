@@ -1,0 +1,19 @@
+/* orrery/orrery.h — everything public in one include.
+ *
+ * Orrery: a C11 real-time renderer on Vulkan 1.3 for worlds of any size.
+ *     orr_engine_create → orr_scene_create → cameras, lights, meshes,
+ *     materials → orr_engine_render → orr_engine_save_png.
+ * See each header's usage block; README.md for the feature table.
+ */
+#ifndef ORRERY_ORRERY_H
+#define ORRERY_ORRERY_H
+
+#include "orrery/core.h"
+#include "orrery/engine.h"
+#include "orrery/geometry.h"
+#include "orrery/handedness.h"
+#include "orrery/material.h"
+#include "orrery/math.h"
+#include "orrery/scene.h"
+
+#endif

@@ -1,0 +1,228 @@
+/* orrery/scene.h — scenes, nodes, cameras, lights and meshes (CPU side).
+ *
+ * Usage:
+ *     orr_scene *scene;
+ *     orr_scene_create(engine, &(orr_scene_desc){ .clear_color = {0.2, 0.2, 0.3, 1} }, &scene);
+ *     orr_camera cam = orr_camera_create_arc_rotate(scene, &(orr_arc_rotate_desc){
+ *         .alpha = -M_PI / 2, .beta = M_PI / 3, .radius = 10 });
+ *     orr_light_create(scene, &(orr_light_desc){ .type = ORR_LIGHT_HEMISPHERIC,
+ *                                                .direction = {0, 1, 0}, .intensity = 0.7 });
+ *     orr_geometry g; orr_geometry_build_box(NULL, NULL, &g);
+ *     orr_mesh box = orr_mesh_create(scene, &(orr_mesh_desc){ .geometry = &g, .label = "box" });
+ *     orr_geometry_free(&g);   // the mesh keeps its own copy
+ *     orr_node_set_position(scene, orr_mesh_node(box), (orr_dvec3){0, 1, 0});
+ *
+ * Every object of a scene is a node (transform + parent) with a kind: plain
+ * transform node, mesh, camera or light. Handles are generational ids: a null,
+ * stale or foreign handle is reported by name (API misuse) and the call does
+ * nothing (getters return a zero value). Handles are values; 0 is never valid.
+ *
+ * Versions, not dirty flags (DESIGN.md §4): every change to a node's local
+ * transform, or to any ancestor, bumps the world version of the node; the
+ * renderer remembers the versions it uploaded. Positions are float64
+ * (DESIGN.md §2). Babylon.js semantics throughout: left-handed, rotation
+ * quaternion wins over Euler rotation once set, world = parent world · T·R·S.
+ *
+ * The scene module never touches Vulkan: everything here works (and tests)
+ * without a GPU, and the renderer (orr_engine_render) turns it into draws.
+ */
+#ifndef ORRERY_SCENE_H
+#define ORRERY_SCENE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "orrery/core.h"
+#include "orrery/engine.h"
+#include "orrery/geometry.h"
+#include "orrery/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct orr_node { uint32_t id; } orr_node;
+typedef struct orr_mesh { uint32_t id; } orr_mesh;
+typedef struct orr_camera { uint32_t id; } orr_camera;
+typedef struct orr_light { uint32_t id; } orr_light;
+typedef struct orr_material { uint32_t id; } orr_material;
+
+typedef struct orr_color3 { double r, g, b; } orr_color3;
+typedef struct orr_color4 { double r, g, b, a; } orr_color4;
+
+typedef enum orr_fog_mode {
+    ORR_FOG_NONE = 0,
+    ORR_FOG_EXP = 1,    /* 1 / e^(d·density) */
+    ORR_FOG_EXP2 = 2,   /* 1 / e^((d·density)²) */
+    ORR_FOG_LINEAR = 3, /* (end − d) / (end − start) */
+} orr_fog_mode;
+
+typedef struct orr_fog {
+    orr_fog_mode mode;
+    orr_color3 color;   /* default Babylon.js (0.2, 0.2, 0.3) */
+    double density;     /* default 0.1 */
+    double start, end;  /* default 0 and 1000 */
+} orr_fog;
+
+typedef struct orr_scene_desc {
+    orr_color4 clear_color;  /* default Babylon.js (0.2, 0.2, 0.3, 1); set .clear_color_set for black */
+    bool clear_color_set;    /* true: use clear_color even if it is all zero */
+    orr_color3 ambient_color;/* scene.ambientColor, default black */
+    orr_fog fog;
+    const char *label;
+} orr_scene_desc;
+
+orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_scene **out);
+/* Destroys the scene and every object in it (GPU resources deferred until the
+ * frames using them finish). NULL is ignored. */
+void orr_scene_destroy(orr_scene *scene);
+orr_engine *orr_scene_engine(const orr_scene *scene);
+void orr_scene_set_clear_color(orr_scene *scene, orr_color4 c);
+void orr_scene_set_fog(orr_scene *scene, const orr_fog *fog);
+void orr_scene_set_ambient_color(orr_scene *scene, orr_color3 c);
+
+/* Called at the start of every orr_engine_render of this scene, before world
+ * matrices are computed and anything is uploaded (Babylon.js
+ * onBeforeRenderObservable). Up to 16 callbacks; returns false when full. */
+typedef void (*orr_before_render_fn)(orr_scene *scene, void *user);
+bool orr_scene_add_before_render(orr_scene *scene, orr_before_render_fn fn, void *user);
+void orr_scene_remove_before_render(orr_scene *scene, orr_before_render_fn fn, void *user);
+
+/* ---- nodes --------------------------------------------------------------------- */
+typedef struct orr_node_desc {
+    orr_dvec3 position;
+    orr_dvec3 rotation;      /* Euler (x pitch, y yaw, z roll), radians */
+    orr_dvec3 scaling;       /* default (1, 1, 1) when all zero */
+    orr_node parent;         /* 0: scene root */
+    const char *label;
+} orr_node_desc;
+
+orr_node orr_node_create(orr_scene *scene, const orr_node_desc *desc);
+/* Destroys any node kind (mesh, camera, light too); children are re-parented
+ * to the destroyed node's parent, keeping their local transforms. */
+void orr_node_destroy(orr_scene *scene, orr_node node);
+bool orr_node_is_valid(const orr_scene *scene, orr_node node);
+void orr_node_set_parent(orr_scene *scene, orr_node node, orr_node parent);
+orr_node orr_node_get_parent(const orr_scene *scene, orr_node node);
+void orr_node_set_position(orr_scene *scene, orr_node node, orr_dvec3 position);
+orr_dvec3 orr_node_get_position(const orr_scene *scene, orr_node node);
+/* Euler rotation (Babylon.js node.rotation); ignored while a quaternion is set. */
+void orr_node_set_rotation(orr_scene *scene, orr_node node, orr_dvec3 euler);
+orr_dvec3 orr_node_get_rotation(const orr_scene *scene, orr_node node);
+/* Quaternion rotation (Babylon.js rotationQuaternion); wins over Euler. */
+void orr_node_set_rotation_quaternion(orr_scene *scene, orr_node node, orr_dquat q);
+orr_dquat orr_node_get_rotation_quaternion(const orr_scene *scene, orr_node node);
+void orr_node_set_scaling(orr_scene *scene, orr_node node, orr_dvec3 scaling);
+orr_dvec3 orr_node_get_scaling(const orr_scene *scene, orr_node node);
+/* World matrix, recomputed on demand when this node or an ancestor changed. */
+orr_dmat4 orr_node_get_world_matrix(orr_scene *scene, orr_node node);
+orr_dvec3 orr_node_get_absolute_position(orr_scene *scene, orr_node node);
+/* World version: changes whenever the world matrix may have changed. */
+uint64_t orr_node_get_world_version(orr_scene *scene, orr_node node);
+
+/* ---- cameras --------------------------------------------------------------------- */
+typedef struct orr_free_camera_desc {
+    orr_dvec3 position;
+    orr_dvec3 target;   /* default position + (0, 0, 1) */
+    double fov;         /* vertical field of view, radians; default 0.8 */
+    double near, far;   /* Babylon.js minZ / maxZ; defaults 1 and 10000; far 0 = infinite */
+    const char *label;
+} orr_free_camera_desc;
+
+typedef struct orr_arc_rotate_desc {
+    double alpha, beta, radius; /* position = target + r·(cos α sin β, cos β, sin α sin β) */
+    orr_dvec3 target;
+    double fov, near, far;      /* as for the free camera */
+    /* Limits; zero means none (Babylon.js null), except lower_beta_limit whose
+     * default is 0.01 and upper_beta_limit whose default is π − 0.01. */
+    double lower_radius_limit, upper_radius_limit;
+    double lower_alpha_limit, upper_alpha_limit;
+    bool alpha_limits_set;      /* the alpha limits apply only when true */
+    double lower_beta_limit, upper_beta_limit;
+    const char *label;
+} orr_arc_rotate_desc;
+
+orr_camera orr_camera_create_free(orr_scene *scene, const orr_free_camera_desc *desc);
+orr_camera orr_camera_create_arc_rotate(orr_scene *scene, const orr_arc_rotate_desc *desc);
+orr_node orr_camera_node(orr_camera camera);
+/* The first camera created becomes the active camera. */
+void orr_scene_set_active_camera(orr_scene *scene, orr_camera camera);
+orr_camera orr_scene_get_active_camera(const orr_scene *scene);
+
+/* Free camera: position through orr_node_set_position; target here. */
+void orr_camera_set_target(orr_scene *scene, orr_camera camera, orr_dvec3 target);
+/* Arc-rotate: parameters are clamped to the limits on every set (Babylon.js
+ * clamps in its update; here the stored value is the clamped one). */
+void orr_camera_set_arc(orr_scene *scene, orr_camera camera, double alpha, double beta, double radius);
+void orr_camera_get_arc(const orr_scene *scene, orr_camera camera, double *alpha, double *beta, double *radius);
+void orr_camera_set_arc_target(orr_scene *scene, orr_camera camera, orr_dvec3 target);
+void orr_camera_set_fov(orr_scene *scene, orr_camera camera, double fov);
+void orr_camera_set_clip(orr_scene *scene, orr_camera camera, double near, double far);
+
+/* Eye position in world space (float64). */
+orr_dvec3 orr_camera_get_position(orr_scene *scene, orr_camera camera);
+/* View matrix (world → view, absolute), projection for `aspect` (w / h). */
+orr_dmat4 orr_camera_get_view_matrix(orr_scene *scene, orr_camera camera);
+orr_dmat4 orr_camera_get_projection_matrix(orr_scene *scene, orr_camera camera, double aspect);
+/* Camera world version: bumps on any change that moves or re-aims it. */
+uint64_t orr_camera_get_version(orr_scene *scene, orr_camera camera);
+
+/* ---- lights ------------------------------------------------------------------------ */
+typedef enum orr_light_type {
+    ORR_LIGHT_HEMISPHERIC = 0,
+    ORR_LIGHT_DIRECTIONAL = 1,
+    ORR_LIGHT_POINT = 2,
+    ORR_LIGHT_SPOT = 3,
+} orr_light_type;
+
+/* Babylon.js light parameters; zero fields take Babylon.js defaults:
+ * diffuse and specular white, intensity 1, range infinite, ground colour black.
+ * Set .intensity_set to use an intensity of exactly 0. */
+typedef struct orr_light_desc {
+    orr_light_type type;
+    orr_dvec3 position;   /* point, spot: world position (node position) */
+    orr_dvec3 direction;  /* hemispheric: towards the sky; directional, spot: light travel */
+    orr_color3 diffuse, specular, ground_color;
+    bool diffuse_set, specular_set; /* use the given colour even if black */
+    double intensity;
+    bool intensity_set;
+    double range;         /* point, spot: 0 = infinite (Babylon Number.MAX_VALUE) */
+    double angle;         /* spot: full cone angle, radians */
+    double exponent;      /* spot: falloff exponent */
+    const char *label;
+} orr_light_desc;
+
+orr_light orr_light_create(orr_scene *scene, const orr_light_desc *desc);
+orr_node orr_light_node(orr_light light);
+/* Replaces every parameter (position goes to the node). */
+void orr_light_set(orr_scene *scene, orr_light light, const orr_light_desc *desc);
+orr_light_desc orr_light_get(const orr_scene *scene, orr_light light);
+void orr_light_set_enabled(orr_scene *scene, orr_light light, bool enabled);
+
+/* ---- meshes ------------------------------------------------------------------------ */
+typedef struct orr_mesh_desc {
+    const orr_geometry *geometry; /* copied; required */
+    orr_material material;        /* 0: the scene's default standard material */
+    orr_node parent;
+    orr_dvec3 position, rotation, scaling; /* as orr_node_desc */
+    const char *label;
+} orr_mesh_desc;
+
+orr_mesh orr_mesh_create(orr_scene *scene, const orr_mesh_desc *desc);
+orr_node orr_mesh_node(orr_mesh mesh);
+orr_mesh orr_mesh_from_node(const orr_scene *scene, orr_node node); /* 0 if not a mesh */
+void orr_mesh_set_material(orr_scene *scene, orr_mesh mesh, orr_material material);
+orr_material orr_mesh_get_material(const orr_scene *scene, orr_mesh mesh);
+/* Invisible meshes are skipped without re-recording anything but the pass. */
+void orr_mesh_set_visible(orr_scene *scene, orr_mesh mesh, bool visible);
+bool orr_mesh_get_visible(const orr_scene *scene, orr_mesh mesh);
+orr_dbox orr_mesh_get_local_box(const orr_scene *scene, orr_mesh mesh);
+orr_dsphere orr_mesh_get_local_sphere(const orr_scene *scene, orr_mesh mesh);
+orr_dbox orr_mesh_get_world_box(orr_scene *scene, orr_mesh mesh);
+orr_dsphere orr_mesh_get_world_sphere(orr_scene *scene, orr_mesh mesh);
+uint32_t orr_mesh_get_vertex_count(const orr_scene *scene, orr_mesh mesh);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,108 @@
+/* core.c — allocation hooks, logging, results and misuse messages.
+ * Invariant: every library allocation goes through an orr_allocator resolved
+ * here; the library never aborts on a runtime failure. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core_int.h"
+
+static void *def_alloc(size_t size, void *user) { (void)user; return malloc(size); }
+static void *def_realloc(void *p, size_t size, void *user) { (void)user; return realloc(p, size); }
+static void def_free(void *p, void *user) { (void)user; free(p); }
+
+orr_allocator orri_allocator_resolve(const orr_allocator *a) {
+    if (a && a->alloc && a->realloc && a->free) return *a;
+    return (orr_allocator){def_alloc, def_realloc, def_free, NULL};
+}
+
+void *orri_alloc(const orr_allocator *a, size_t size) {
+    void *p = a->alloc(size ? size : 1, a->user);
+    if (p) memset(p, 0, size ? size : 1);
+    return p;
+}
+
+void *orri_realloc(const orr_allocator *a, void *p, size_t size) {
+    return a->realloc(p, size ? size : 1, a->user);
+}
+
+void orri_free(const orr_allocator *a, void *p) {
+    if (p) a->free(p, a->user);
+}
+
+static void def_log(orr_log_level level, const char *message, void *user) {
+    (void)user;
+    static const char *names[] = {"error", "warning", "info", "debug"};
+    if (level <= ORR_LOG_WARNING) fprintf(stderr, "orrery %s: %s\n", names[level], message);
+}
+
+void orri_ctx_init(orri_ctx *ctx, const orr_allocator *a, const orr_logger *l) {
+    memset(ctx, 0, sizeof *ctx);
+    ctx->allocator = orri_allocator_resolve(a);
+    ctx->logger = (l && l->log) ? *l : (orr_logger){def_log, NULL};
+}
+
+static void vlog(orri_ctx *ctx, orr_log_level level, const char *fmt, va_list ap) {
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (level == ORR_LOG_ERROR) memcpy(ctx->last_error, buf, sizeof buf);
+    ctx->logger.log(level, buf, ctx->logger.user);
+}
+
+void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(ctx, level, fmt, ap);
+    va_end(ap);
+}
+
+orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) {
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    orri_log(ctx, ORR_LOG_ERROR, "%s: %s", orr_result_string(r), buf);
+    return r;
+}
+
+static const char *msg_names[ORRI_MSG_COUNT_] = {
+    [ORRI_MSG_NULL_CONTEXT] = "NULL_CONTEXT",
+    [ORRI_MSG_INVALID_HANDLE] = "INVALID_HANDLE",
+    [ORRI_MSG_WRONG_KIND] = "WRONG_KIND",
+    [ORRI_MSG_BAD_VALUE] = "BAD_VALUE",
+    [ORRI_MSG_IMPOSSIBLE_OPTION] = "IMPOSSIBLE_OPTION",
+    [ORRI_MSG_IN_USE] = "IN_USE",
+};
+
+void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...) {
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (!ctx) {
+        fprintf(stderr, "orrery error: API misuse %s: %s\n", msg_names[id], buf);
+        return;
+    }
+    orri_log(ctx, ORR_LOG_ERROR, "API misuse %s: %s", msg_names[id], buf);
+}
+
+const char *orr_result_string(orr_result r) {
+    static const char *names[ORR_RESULT_COUNT_] = {
+        [ORR_OK] = "ORR_OK",
+        [ORR_ERROR_INVALID_ARGUMENT] = "ORR_ERROR_INVALID_ARGUMENT",
+        [ORR_ERROR_INVALID_HANDLE] = "ORR_ERROR_INVALID_HANDLE",
+        [ORR_ERROR_OUT_OF_HOST_MEMORY] = "ORR_ERROR_OUT_OF_HOST_MEMORY",
+        [ORR_ERROR_OUT_OF_DEVICE_MEMORY] = "ORR_ERROR_OUT_OF_DEVICE_MEMORY",
+        [ORR_ERROR_DEVICE_LOST] = "ORR_ERROR_DEVICE_LOST",
+        [ORR_ERROR_NO_DEVICE] = "ORR_ERROR_NO_DEVICE",
+        [ORR_ERROR_VULKAN] = "ORR_ERROR_VULKAN",
+        [ORR_ERROR_IO] = "ORR_ERROR_IO",
+        [ORR_ERROR_MALFORMED] = "ORR_ERROR_MALFORMED",
+        [ORR_ERROR_UNSUPPORTED] = "ORR_ERROR_UNSUPPORTED",
+        [ORR_ERROR_SHADER_COMPILE] = "ORR_ERROR_SHADER_COMPILE",
+    };
+    if ((unsigned)r >= ORR_RESULT_COUNT_) return "ORR_ERROR_UNKNOWN";
+    return names[r];
+}

@@ -1,0 +1,79 @@
+/* core_int.h — cross-file internals of the core module: allocation through the
+ * user's hooks, logging, the last-error string and the generational handle
+ * pool used for every scene object (STYLE.md: slot + generation ids). */
+#ifndef ORRI_CORE_INT_H
+#define ORRI_CORE_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "orrery/core.h"
+
+/* Context for allocation and logging: embedded in engines and scenes. */
+typedef struct orri_ctx {
+    orr_allocator allocator; /* resolved: all three hooks set */
+    orr_logger logger;       /* resolved: hook set */
+    char last_error[1024];
+} orri_ctx;
+
+void orri_ctx_init(orri_ctx *ctx, const orr_allocator *a, const orr_logger *l);
+void *orri_alloc(const orr_allocator *a, size_t size);   /* zeroed */
+void *orri_realloc(const orr_allocator *a, void *p, size_t size);
+void orri_free(const orr_allocator *a, void *p);
+/* Resolve an allocator: NULL or all-zero → the C library's. */
+orr_allocator orri_allocator_resolve(const orr_allocator *a);
+
+/* Log a message; errors are also kept as the context's last error. */
+void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Record a runtime failure and return `r` (for `return orri_fail(...)`). */
+orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* API misuse: one list of message ids (STYLE.md), reported with a name. */
+typedef enum orri_msg {
+    ORRI_MSG_NULL_CONTEXT,
+    ORRI_MSG_INVALID_HANDLE,
+    ORRI_MSG_WRONG_KIND,
+    ORRI_MSG_BAD_VALUE,
+    ORRI_MSG_IMPOSSIBLE_OPTION,
+    ORRI_MSG_IN_USE,
+    ORRI_MSG_COUNT_
+} orri_msg;
+void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Generational pool: ids are (generation << 16 | slot + 1); 0 is never valid.
+ * Items are fixed-size records stored contiguously; a freed slot's generation
+ * is bumped so old ids become stale. */
+typedef struct orri_pool {
+    uint32_t item_size;
+    uint32_t capacity;
+    uint32_t count; /* live items */
+    uint8_t *items;
+    uint16_t *generation;
+    uint8_t *live;
+    uint32_t *free_list;
+    uint32_t free_count;
+} orri_pool;
+
+#define ORRI_POOL_MAX_SLOTS 65535u
+void orri_pool_init(orri_pool *p, uint32_t item_size);
+void orri_pool_deinit(orri_pool *p, const orr_allocator *a);
+/* Returns the new id (0 on out of memory or full); *item is zeroed. */
+uint32_t orri_pool_alloc(orri_pool *p, const orr_allocator *a, void **item);
+void orri_pool_free(orri_pool *p, uint32_t id);
+/* NULL for a null, stale or out-of-range id. */
+void *orri_pool_get(const orri_pool *p, uint32_t id);
+static inline uint32_t orri_pool_slot(uint32_t id) { return (id & 0xffffu) - 1u; }
+/* Iterate live slots: for (uint32_t i = 0; i < p->capacity; i++) if (p->live[i]) ... */
+static inline void *orri_pool_at(const orri_pool *p, uint32_t slot) {
+    return p->items + (size_t)slot * p->item_size;
+}
+static inline uint32_t orri_pool_id_at(const orri_pool *p, uint32_t slot) {
+    return ((uint32_t)p->generation[slot] << 16) | (slot + 1u);
+}
+
+#endif

@@ -1,0 +1,76 @@
+/* pool.c — generational handle pool (sokol-style slot + generation ids).
+ * Invariant: an id is valid iff its slot is live and its generation matches;
+ * freeing bumps the generation, so a stale id never aliases a new object. */
+#include <string.h>
+
+#include "core/core_int.h"
+
+void orri_pool_init(orri_pool *p, uint32_t item_size) {
+    memset(p, 0, sizeof *p);
+    p->item_size = item_size;
+}
+
+void orri_pool_deinit(orri_pool *p, const orr_allocator *a) {
+    orri_free(a, p->items);
+    orri_free(a, p->generation);
+    orri_free(a, p->live);
+    orri_free(a, p->free_list);
+    uint32_t size = p->item_size;
+    memset(p, 0, sizeof *p);
+    p->item_size = size;
+}
+
+static bool grow(orri_pool *p, const orr_allocator *a) {
+    uint32_t cap = p->capacity ? p->capacity * 2 : 16;
+    if (cap > ORRI_POOL_MAX_SLOTS) cap = ORRI_POOL_MAX_SLOTS;
+    if (cap <= p->capacity) return false;
+    uint8_t *items = orri_alloc(a, (size_t)cap * p->item_size);
+    uint16_t *gen = orri_alloc(a, cap * sizeof *gen);
+    uint8_t *live = orri_alloc(a, cap);
+    uint32_t *fl = orri_alloc(a, cap * sizeof *fl);
+    if (!items || !gen || !live || !fl) {
+        orri_free(a, items), orri_free(a, gen), orri_free(a, live), orri_free(a, fl);
+        return false;
+    }
+    if (p->capacity) {
+        memcpy(items, p->items, (size_t)p->capacity * p->item_size);
+        memcpy(gen, p->generation, p->capacity * sizeof *gen);
+        memcpy(live, p->live, p->capacity);
+        memcpy(fl, p->free_list, p->free_count * sizeof *fl);
+    }
+    for (uint32_t i = cap; i > p->capacity; i--) fl[p->free_count++] = i - 1;
+    orri_free(a, p->items), orri_free(a, p->generation), orri_free(a, p->live), orri_free(a, p->free_list);
+    p->items = items, p->generation = gen, p->live = live, p->free_list = fl;
+    p->capacity = cap;
+    return true;
+}
+
+uint32_t orri_pool_alloc(orri_pool *p, const orr_allocator *a, void **item) {
+    if (p->free_count == 0 && !grow(p, a)) return 0;
+    uint32_t slot = p->free_list[--p->free_count];
+    p->live[slot] = 1;
+    p->count++;
+    if (p->generation[slot] == 0) p->generation[slot] = 1;
+    void *it = orri_pool_at(p, slot);
+    memset(it, 0, p->item_size);
+    if (item) *item = it;
+    return orri_pool_id_at(p, slot);
+}
+
+void *orri_pool_get(const orri_pool *p, uint32_t id) {
+    uint32_t slot = (id & 0xffffu);
+    if (slot == 0 || slot > p->capacity) return NULL;
+    slot -= 1;
+    if (!p->live[slot] || p->generation[slot] != (id >> 16)) return NULL;
+    return orri_pool_at(p, slot);
+}
+
+void orri_pool_free(orri_pool *p, uint32_t id) {
+    if (!orri_pool_get(p, id)) return;
+    uint32_t slot = orri_pool_slot(id);
+    p->live[slot] = 0;
+    uint16_t g = (uint16_t)(p->generation[slot] + 1u);
+    p->generation[slot] = g ? g : 1;
+    p->free_list[p->free_count++] = slot;
+    p->count--;
+}

@@ -1,0 +1,119 @@
+/* frame.c — frames in flight, per-frame staging ring, deferred destruction.
+ *
+ * A frame slot is reused only after its fence signalled: then everything its
+ * delete queue holds is no longer referenced by the GPU and is destroyed, and
+ * its staging ring is empty again.
+ */
+#include <string.h>
+
+#include "gpu/gpu_int.h"
+
+void orri_delete_push(orri_gpu *gpu, const orri_delete_item *item) {
+    orri_frame *f = &gpu->frames[gpu->frame_index];
+    if (f->delete_count == f->delete_cap) {
+        uint32_t cap = f->delete_cap ? f->delete_cap * 2 : 32;
+        orri_delete_item *n = orri_realloc(&gpu->ctx->allocator, f->deletes, cap * sizeof *n);
+        if (!n) {
+            /* Out of host memory: wait for the GPU and destroy right away. */
+            vkDeviceWaitIdle(gpu->device);
+            orri_frame tmp = {.deletes = (orri_delete_item *)item, .delete_count = 1};
+            orri_delete_run(gpu, &tmp);
+            return;
+        }
+        f->deletes = n, f->delete_cap = cap;
+    }
+    f->deletes[f->delete_count++] = *item;
+}
+
+void orri_delete_run(orri_gpu *gpu, orri_frame *f) {
+    for (uint32_t i = 0; i < f->delete_count; i++) {
+        orri_delete_item *d = &f->deletes[i];
+        switch (d->kind) {
+        case ORRI_DEL_BUFFER: orri_buffer_destroy_now(gpu, &d->u.buffer); break;
+        case ORRI_DEL_IMAGE: orri_image_destroy_now(gpu, &d->u.image); break;
+        case ORRI_DEL_PIPELINE: vkDestroyPipeline(gpu->device, d->u.pipeline, NULL); break;
+        case ORRI_DEL_SAMPLER: vkDestroySampler(gpu->device, d->u.sampler, NULL); break;
+        case ORRI_DEL_DESCRIPTOR_POOL: vkDestroyDescriptorPool(gpu->device, d->u.pool, NULL); break;
+        case ORRI_DEL_CMD_BUFFERS:
+            vkFreeCommandBuffers(gpu->device, d->u.cmd.pool, d->u.cmd.count, d->u.cmd.cmds);
+            break;
+        }
+    }
+    f->delete_count = 0;
+}
+
+static orr_result wait_slot(orri_gpu *gpu, orri_frame *f) {
+    if (!f->submitted) return ORR_OK;
+    orr_result r = orri_vk_check(gpu, vkWaitForFences(gpu->device, 1, &f->fence, VK_TRUE, UINT64_MAX), "frame fence");
+    if (r != ORR_OK) return r;
+    vkResetFences(gpu->device, 1, &f->fence);
+    f->submitted = false;
+    return ORR_OK;
+}
+
+orr_result orri_frame_begin(orri_gpu *gpu, VkCommandBuffer *cmd) {
+    if (gpu->device_lost) return orri_fail(gpu->ctx, ORR_ERROR_DEVICE_LOST, "the device was lost earlier");
+    orri_frame *f = &gpu->frames[gpu->frame_index];
+    orr_result r = wait_slot(gpu, f);
+    if (r != ORR_OK) return r;
+    orri_delete_run(gpu, f);
+    f->staging_used = 0;
+    gpu->bytes_uploaded = 0;
+    r = orri_vk_check(gpu, vkResetCommandBuffer(f->cmd, 0), "vkResetCommandBuffer");
+    if (r != ORR_OK) return r;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    r = orri_vk_check(gpu, vkBeginCommandBuffer(f->cmd, &bi), "vkBeginCommandBuffer");
+    if (r != ORR_OK) return r;
+    gpu->recording = true;
+    *cmd = f->cmd;
+    return ORR_OK;
+}
+
+orr_result orri_frame_submit(orri_gpu *gpu) {
+    orri_frame *f = &gpu->frames[gpu->frame_index];
+    gpu->recording = false;
+    orr_result r = orri_vk_check(gpu, vkEndCommandBuffer(f->cmd), "vkEndCommandBuffer");
+    if (r != ORR_OK) return r;
+    VkSubmitInfo2 si = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+        .commandBufferInfoCount = 1,
+        .pCommandBufferInfos = &(VkCommandBufferSubmitInfo){
+            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = f->cmd},
+    };
+    r = orri_vk_check(gpu, vkQueueSubmit2(gpu->queue, 1, &si, f->fence), "vkQueueSubmit2");
+    if (r != ORR_OK) return r;
+    f->submitted = true;
+    gpu->frame_number++;
+    gpu->frame_index = (gpu->frame_index + 1) % gpu->frame_count;
+    return ORR_OK;
+}
+
+orr_result orri_gpu_wait_idle(orri_gpu *gpu) {
+    for (uint32_t i = 0; i < gpu->frame_count; i++) {
+        orr_result r = wait_slot(gpu, &gpu->frames[i]);
+        if (r != ORR_OK) return r;
+    }
+    return ORR_OK;
+}
+
+orr_result orri_staging_alloc(orri_gpu *gpu, VkDeviceSize size, VkDeviceSize *offset, void **ptr) {
+    orri_frame *f = &gpu->frames[gpu->frame_index];
+    VkDeviceSize off = (f->staging_used + 15) & ~(VkDeviceSize)15;
+    if (off + size > f->staging.size) {
+        /* Grow: the old ring may be referenced by copies already recorded in
+         * this frame, so it is deleted with the frame, not now. */
+        VkDeviceSize cap = f->staging.size * 2;
+        while (cap < size) cap *= 2;
+        orri_buffer nb;
+        orr_result r = orri_buffer_create(gpu, cap, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "staging", &nb);
+        if (r != ORR_OK) return r;
+        orri_buffer_destroy_deferred(gpu, &f->staging);
+        f->staging = nb;
+        off = 0;
+    }
+    *offset = off;
+    *ptr = (uint8_t *)f->staging.mapped + off;
+    f->staging_used = off + size;
+    return ORR_OK;
+}

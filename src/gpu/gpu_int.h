@@ -1,0 +1,188 @@
+/* gpu_int.h — the Vulkan layer: device, memory sub-allocation, buffers,
+ * images, staging uploads, frames in flight with deferred destruction,
+ * pipeline cache, debug labels, barriers.
+ *
+ * Invariants:
+ * - Every VkResult of a call that can fail goes through orri_vk_check, which
+ *   maps device loss / out of memory to orr_result and latches device loss.
+ * - Objects that a submitted frame may still use are destroyed through the
+ *   delete queue of the current frame slot, run when that slot's fence has
+ *   signalled again (sokol's _sg_vk_delete_queue).
+ * - Every object gets a debug name (VK_EXT_debug_utils when present).
+ */
+#ifndef ORRI_GPU_INT_H
+#define ORRI_GPU_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#include "core/core_int.h"
+
+#define ORRI_MAX_FRAMES 3
+#define ORRI_BLOCK_SIZE (32ull << 20)
+
+typedef struct orri_mem_range { VkDeviceSize offset, size; } orri_mem_range;
+
+typedef struct orri_mem_block {
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    uint32_t type_index;
+    void *mapped;               /* host-visible blocks stay mapped */
+    orri_mem_range *free;       /* sorted by offset, coalesced */
+    uint32_t free_count, free_cap;
+    bool dedicated;
+} orri_mem_block;
+
+typedef struct orri_mem {
+    orri_mem_block *block;      /* NULL: empty */
+    VkDeviceSize offset, size;
+} orri_mem;
+
+typedef struct orri_buffer {
+    VkBuffer buffer;
+    orri_mem mem;
+    VkDeviceSize size;
+    void *mapped;               /* host-visible buffers only */
+} orri_buffer;
+
+typedef struct orri_image {
+    VkImage image;
+    VkImageView view;
+    orri_mem mem;
+    VkFormat format;
+    uint32_t width, height, mips, layers;
+    VkSampleCountFlagBits samples;
+} orri_image;
+
+typedef enum orri_delete_kind {
+    ORRI_DEL_BUFFER, ORRI_DEL_IMAGE, ORRI_DEL_PIPELINE, ORRI_DEL_SAMPLER,
+    ORRI_DEL_DESCRIPTOR_POOL, ORRI_DEL_CMD_BUFFERS,
+} orri_delete_kind;
+
+typedef struct orri_delete_item {
+    orri_delete_kind kind;
+    union {
+        orri_buffer buffer;
+        orri_image image;
+        VkPipeline pipeline;
+        VkSampler sampler;
+        VkDescriptorPool pool;
+        struct { VkCommandPool pool; VkCommandBuffer cmds[2 * ORRI_MAX_FRAMES]; uint32_t count; } cmd;
+    } u;
+} orri_delete_item;
+
+typedef struct orri_frame {
+    VkCommandPool cmd_pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    bool submitted;
+    orri_buffer staging;        /* per-frame staging ring, host-visible */
+    VkDeviceSize staging_used;
+    orri_delete_item *deletes;
+    uint32_t delete_count, delete_cap;
+} orri_frame;
+
+typedef struct orri_gpu {
+    orri_ctx *ctx;
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    bool debug_utils;
+    bool validation;
+    uint32_t validation_messages;
+    void (*on_validation)(const char *message, void *user);
+    void *validation_user;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem_props;
+    VkDevice device;
+    uint32_t queue_family;
+    VkQueue queue;
+    VkPipelineCache pipeline_cache;
+    bool device_lost;
+
+    orri_mem_block **blocks;
+    uint32_t block_count, block_cap;
+    uint64_t device_memory;
+
+    orri_frame frames[ORRI_MAX_FRAMES];
+    uint32_t frame_count;       /* frames in flight */
+    uint32_t frame_index;       /* current slot */
+    uint64_t frame_number;
+    bool recording;             /* the current slot's cmd is open */
+
+    uint64_t bytes_uploaded;    /* this frame */
+    uint64_t bytes_uploaded_total;
+
+    PFN_vkSetDebugUtilsObjectNameEXT set_name;
+    PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
+    PFN_vkCmdEndDebugUtilsLabelEXT end_label;
+} orri_gpu;
+
+typedef struct orri_gpu_desc {
+    bool validation;
+    const char *device_name;    /* substring or index */
+    uint32_t frames_in_flight;
+    void (*on_validation)(const char *message, void *user);
+    void *validation_user;
+} orri_gpu_desc;
+
+orr_result orri_gpu_init(orri_gpu *gpu, orri_ctx *ctx, const orri_gpu_desc *desc);
+void orri_gpu_deinit(orri_gpu *gpu);
+orr_result orri_vk_check(orri_gpu *gpu, VkResult r, const char *what);
+void orri_gpu_name(orri_gpu *gpu, VkObjectType type, uint64_t handle, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void orri_cmd_label_begin(orri_gpu *gpu, VkCommandBuffer cmd, const char *name);
+void orri_cmd_label_end(orri_gpu *gpu, VkCommandBuffer cmd);
+
+/* memory.c */
+orr_result orri_mem_alloc(orri_gpu *gpu, VkMemoryRequirements req, VkMemoryPropertyFlags want,
+                          VkMemoryPropertyFlags prefer, orri_mem *out);
+void orri_mem_free(orri_gpu *gpu, orri_mem *a);
+void orri_mem_deinit(orri_gpu *gpu);
+
+/* buffer.c */
+typedef enum orri_mem_kind { ORRI_MEM_DEVICE, ORRI_MEM_HOST, ORRI_MEM_READBACK } orri_mem_kind;
+orr_result orri_buffer_create(orri_gpu *gpu, VkDeviceSize size, VkBufferUsageFlags usage, orri_mem_kind kind,
+                              const char *label, orri_buffer *out);
+void orri_buffer_destroy_now(orri_gpu *gpu, orri_buffer *b);
+void orri_buffer_destroy_deferred(orri_gpu *gpu, orri_buffer *b);
+/* Copies `size` bytes into `dst` at `offset`: directly when host-visible,
+ * else through the frame's staging ring with a copy recorded in `cmd`
+ * (the caller adds the barrier before use; see orri_barrier_upload). */
+orr_result orri_buffer_upload(orri_gpu *gpu, VkCommandBuffer cmd, orri_buffer *dst, VkDeviceSize offset,
+                              const void *data, VkDeviceSize size);
+/* One-shot: records, submits and waits (resource creation outside frames). */
+orr_result orri_immediate_begin(orri_gpu *gpu, VkCommandBuffer *cmd);
+orr_result orri_immediate_end(orri_gpu *gpu, VkCommandBuffer cmd);
+
+/* image.c */
+typedef struct orri_image_desc {
+    uint32_t width, height, mips, layers;
+    VkFormat format;
+    VkSampleCountFlagBits samples;
+    VkImageUsageFlags usage;
+    VkImageAspectFlags aspect;
+    bool cube;
+    const char *label;
+} orri_image_desc;
+orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *desc, orri_image *out);
+void orri_image_destroy_now(orri_gpu *gpu, orri_image *img);
+void orri_image_destroy_deferred(orri_gpu *gpu, orri_image *img);
+void orri_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
+                        VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                        VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+void orri_memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+
+/* frame.c */
+/* Waits for the slot's previous use, runs its delete queue, opens its cmd. */
+orr_result orri_frame_begin(orri_gpu *gpu, VkCommandBuffer *cmd);
+orr_result orri_frame_submit(orri_gpu *gpu);
+orr_result orri_gpu_wait_idle(orri_gpu *gpu);
+/* Staging space in the current frame (grows the ring when needed). */
+orr_result orri_staging_alloc(orri_gpu *gpu, VkDeviceSize size, VkDeviceSize *offset, void **ptr);
+void orri_delete_push(orri_gpu *gpu, const orri_delete_item *item);
+void orri_delete_run(orri_gpu *gpu, orri_frame *f);
+
+#endif

@@ -1,0 +1,99 @@
+/* material.c — material pool entries common to every family, and the
+ * standard material (Babylon.js StandardMaterial parameters; the shading
+ * itself is shaders/standard.frag). Changing parameters bumps `version`
+ * (data: re-upload, no re-record); changing culling or blending bumps
+ * `structure_version` (a different pipeline: re-record). */
+#include <stdio.h>
+#include <string.h>
+
+#include "scene/scene_int.h"
+
+static orr_standard_material_desc resolve_standard(const orr_standard_material_desc *desc) {
+    orr_standard_material_desc d = desc ? *desc : (orr_standard_material_desc){0};
+    if (!d.diffuse_set && !d.diffuse.r && !d.diffuse.g && !d.diffuse.b) d.diffuse = (orr_color3){1, 1, 1};
+    if (!d.specular_set && !d.specular.r && !d.specular.g && !d.specular.b) d.specular = (orr_color3){1, 1, 1};
+    if (!d.alpha_set && d.alpha == 0) d.alpha = 1;
+    if (d.specular_power == 0) d.specular_power = 64;
+    d.diffuse_set = d.specular_set = d.alpha_set = true;
+    d.label = NULL;
+    return d;
+}
+
+static bool structure_differs(const orr_standard_material_desc *a, const orr_standard_material_desc *b) {
+    bool blend_a = a->alpha < 1, blend_b = b->alpha < 1;
+    return a->no_back_face_culling != b->no_back_face_culling || blend_a != blend_b ||
+           a->diffuse_texture.id != b->diffuse_texture.id;
+}
+
+orr_material orr_standard_material_create(orr_scene *s, const orr_standard_material_desc *desc) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_standard_material_create: scene is NULL");
+        return (orr_material){0};
+    }
+    orri_material *m;
+    uint32_t id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
+    if (!id) {
+        orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "material pool");
+        return (orr_material){0};
+    }
+    m->kind = ORRI_MATERIAL_STANDARD;
+    snprintf(m->label, sizeof m->label, "%s", desc && desc->label ? desc->label : "standard material");
+    m->standard = resolve_standard(desc);
+    m->version = orri_scene_next_version(s);
+    m->structure_version = orri_scene_next_version(s);
+    return (orr_material){id};
+}
+
+void orr_standard_material_set(orr_scene *s, orr_material mat, const orr_standard_material_desc *desc) {
+    orri_material *m = orri_material_get(s, mat.id, "orr_standard_material_set");
+    if (!m) return;
+    if (m->kind != ORRI_MATERIAL_STANDARD) {
+        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "orr_standard_material_set: not a standard material");
+        return;
+    }
+    orr_standard_material_desc d = resolve_standard(desc);
+    if (structure_differs(&m->standard, &d)) m->structure_version = orri_scene_next_version(s);
+    m->standard = d;
+    m->version = orri_scene_next_version(s);
+}
+
+orr_standard_material_desc orr_standard_material_get(const orr_scene *s, orr_material mat) {
+    orri_material *m = orri_material_get(s, mat.id, "orr_standard_material_get");
+    if (!m || m->kind != ORRI_MATERIAL_STANDARD) return (orr_standard_material_desc){0};
+    return m->standard;
+}
+
+uint32_t orri_scene_default_material(orr_scene *s) {
+    if (!orri_pool_get(&s->materials, s->default_material))
+        s->default_material = orr_standard_material_create(s, &(orr_standard_material_desc){.label = "default material"}).id;
+    return s->default_material;
+}
+
+void orri_material_release(orr_scene *s, orri_material *m) {
+    if (!m->shader) return;
+    orri_free(&s->ctx->allocator, m->shader->vert_spv);
+    orri_free(&s->ctx->allocator, m->shader->frag_spv);
+    orri_free(&s->ctx->allocator, m->shader);
+    m->shader = NULL;
+}
+
+void orr_material_destroy(orr_scene *s, orr_material mat) {
+    orri_material *m = orri_material_get(s, mat.id, "orr_material_destroy");
+    if (!m) return;
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->kind == ORRI_NODE_MESH && n->u.mesh.material == mat.id) {
+            orri_misuse(s->ctx, ORRI_MSG_IN_USE, "orr_material_destroy: '%s' is still used by mesh '%s'", m->label, n->label);
+            return;
+        }
+    }
+    orri_material_release(s, m);
+    orri_pool_free(&s->materials, mat.id);
+    s->structure_version = orri_scene_next_version(s);
+}
+
+uint64_t orr_material_get_version(const orr_scene *s, orr_material mat) {
+    orri_material *m = orri_material_get(s, mat.id, "orr_material_get_version");
+    return m ? m->version : 0;
+}

@@ -1,0 +1,176 @@
+/* shader.c — shader materials: user GLSL with Babylon.js-named system
+ * uniforms, user uniforms (std140 block) and textures. See orrery/material.h
+ * for the interface the preamble gives user code. */
+#include <stdio.h>
+#include <string.h>
+
+#include "material/material_int.h"
+
+static const char SYSTEM_BLOCK[] =
+    "layout(set = 0, binding = 0, std140) uniform OrrSystem {\n"
+    "    mat4 world; mat4 view; mat4 projection; mat4 viewProjection;\n"
+    "    mat4 worldView; mat4 worldViewProjection; vec3 cameraPosition;\n"
+    "};\n";
+static const char VERTEX_INPUTS[] =
+    "layout(location = 0) in vec3 position;\n"
+    "layout(location = 1) in vec3 normal;\n"
+    "layout(location = 2) in vec2 uv;\n"
+    "layout(location = 3) in vec4 color;\n";
+
+static const char *type_name(orr_uniform_type t) {
+    switch (t) {
+    case ORR_UNIFORM_FLOAT: return "float";
+    case ORR_UNIFORM_VEC2: return "vec2";
+    case ORR_UNIFORM_VEC3: return "vec3";
+    case ORR_UNIFORM_VEC4: return "vec4";
+    case ORR_UNIFORM_MAT4: return "mat4";
+    default: return NULL;
+    }
+}
+
+/* std140 size and alignment of a uniform. */
+static void std140(orr_uniform_type t, uint32_t *size, uint32_t *align, uint32_t *count) {
+    static const uint32_t sizes[] = {0, 4, 8, 12, 16, 64}, aligns[] = {0, 4, 8, 16, 16, 16}, counts[] = {0, 1, 2, 3, 4, 16};
+    *size = sizes[t], *align = aligns[t], *count = counts[t];
+}
+
+static bool valid_name(const char *n) {
+    if (!n || !*n || strlen(n) >= 64) return false;
+    for (const char *p = n; *p; p++) {
+        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || (p != n && *p >= '0' && *p <= '9');
+        if (!ok) return false;
+    }
+    return true;
+}
+
+static orr_result layout_uniforms(orr_scene *s, const orr_shader_material_desc *d, orri_shader_material *sm) {
+    uint32_t offset = 0;
+    for (uint32_t i = 0; i < ORR_SHADER_MAX_UNIFORMS && d->uniforms[i].name; i++) {
+        if (!valid_name(d->uniforms[i].name) || !type_name(d->uniforms[i].type))
+            return orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "shader material: uniform %u has a bad name or type", i);
+        orri_uniform_slot *u = &sm->uniforms[sm->uniform_count++];
+        snprintf(u->name, sizeof u->name, "%s", d->uniforms[i].name);
+        u->type = d->uniforms[i].type;
+        uint32_t size, align;
+        std140(u->type, &size, &align, &u->count);
+        offset = (offset + align - 1) / align * align;
+        u->offset = offset;
+        offset += size;
+    }
+    sm->user_block_size = (offset + 15) / 16 * 16;
+    for (uint32_t i = 0; i < ORR_SHADER_MAX_TEXTURES && d->textures[i]; i++) {
+        if (!valid_name(d->textures[i]))
+            return orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "shader material: texture %u has a bad name", i);
+        snprintf(sm->texture_names[sm->texture_count++], 64, "%s", d->textures[i]);
+    }
+    return ORR_OK;
+}
+
+static void build_preamble(const orri_shader_material *sm, orri_stage stage, char *buf, size_t n) {
+    size_t len = (size_t)snprintf(buf, n, "#version 450\n%s%s", SYSTEM_BLOCK, stage == ORRI_STAGE_VERTEX ? VERTEX_INPUTS : "");
+    if (sm->uniform_count) {
+        len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = 0, std140) uniform OrrUser {\n");
+        for (uint32_t i = 0; i < sm->uniform_count; i++)
+            len += (size_t)snprintf(buf + len, n - len, "    %s %s;\n", type_name(sm->uniforms[i].type), sm->uniforms[i].name);
+        len += (size_t)snprintf(buf + len, n - len, "};\n");
+    }
+    for (uint32_t i = 0; i < sm->texture_count; i++)
+        len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = %u) uniform sampler2D %s;\n", 1 + i,
+                                sm->texture_names[i]);
+}
+
+static orr_result compile_stages(orr_scene *s, const orr_shader_material_desc *d, orri_shader_material *sm,
+                                 const char *label) {
+    char preamble[4096], name[96];
+    build_preamble(sm, ORRI_STAGE_VERTEX, preamble, sizeof preamble);
+    snprintf(name, sizeof name, "%s.vert", label);
+    orr_result r = orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->vert_spv, &sm->vert_size);
+    if (r != ORR_OK) return r;
+    build_preamble(sm, ORRI_STAGE_FRAGMENT, preamble, sizeof preamble);
+    snprintf(name, sizeof name, "%s.frag", label);
+    return orri_glsl_compile(s->ctx, ORRI_STAGE_FRAGMENT, preamble, d->fragment_source, name, &sm->frag_spv, &sm->frag_size);
+}
+
+orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_desc *d, orr_result *result) {
+    orr_result dummy;
+    if (!result) result = &dummy;
+    *result = ORR_ERROR_INVALID_ARGUMENT;
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_shader_material_create: scene is NULL");
+        return (orr_material){0};
+    }
+    if (!d || !d->vertex_source || !d->fragment_source) {
+        orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_shader_material_create: vertex and fragment sources are required");
+        return (orr_material){0};
+    }
+    const char *label = d->label ? d->label : "shader material";
+    orri_shader_material *sm = orri_alloc(&s->ctx->allocator, sizeof *sm);
+    if (!sm) {
+        *result = orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shader material");
+        return (orr_material){0};
+    }
+    sm->no_back_face_culling = d->no_back_face_culling;
+    sm->alpha_blend = d->alpha_blend;
+    orr_result r = layout_uniforms(s, d, sm);
+    if (r == ORR_OK) r = compile_stages(s, d, sm, label);
+    orri_material *m = NULL;
+    uint32_t id = 0;
+    if (r == ORR_OK) {
+        id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
+        if (!id) r = orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "material pool");
+    }
+    if (r != ORR_OK) {
+        orri_free(&s->ctx->allocator, sm->vert_spv);
+        orri_free(&s->ctx->allocator, sm->frag_spv);
+        orri_free(&s->ctx->allocator, sm);
+        *result = r;
+        return (orr_material){0};
+    }
+    m->kind = ORRI_MATERIAL_SHADER;
+    snprintf(m->label, sizeof m->label, "%s", label);
+    m->shader = sm;
+    m->version = orri_scene_next_version(s);
+    m->structure_version = orri_scene_next_version(s);
+    *result = ORR_OK;
+    return (orr_material){id};
+}
+
+static orri_shader_material *shader_of(orr_scene *s, orr_material mat, const char *what) {
+    orri_material *m = orri_material_get(s, mat.id, what);
+    if (m && m->kind != ORRI_MATERIAL_SHADER) {
+        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "%s: '%s' is not a shader material", what, m->label);
+        return NULL;
+    }
+    return m ? m->shader : NULL;
+}
+
+void orr_shader_material_set_uniform(orr_scene *s, orr_material mat, const char *name, const double *values,
+                                     uint32_t count) {
+    orri_shader_material *sm = shader_of(s, mat, "orr_shader_material_set_uniform");
+    if (!sm || !name || !values) return;
+    for (uint32_t i = 0; i < sm->uniform_count; i++) {
+        orri_uniform_slot *u = &sm->uniforms[i];
+        if (strcmp(u->name, name) != 0) continue;
+        if (count != u->count) {
+            orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_uniform: '%s' takes %u values, got %u",
+                        name, u->count, count);
+            return;
+        }
+        memcpy(u->value, values, count * sizeof *values);
+        orri_material_get(s, mat.id, "")->version = orri_scene_next_version(s);
+        return;
+    }
+    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_uniform: no uniform '%s'", name);
+}
+
+void orr_shader_material_set_texture(orr_scene *s, orr_material mat, const char *name, orr_texture texture) {
+    orri_shader_material *sm = shader_of(s, mat, "orr_shader_material_set_texture");
+    if (!sm || !name) return;
+    for (uint32_t i = 0; i < sm->texture_count; i++) {
+        if (strcmp(sm->texture_names[i], name) != 0) continue;
+        sm->textures[i] = texture;
+        orri_material_get(s, mat.id, "")->structure_version = orri_scene_next_version(s);
+        return;
+    }
+    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_texture: no texture '%s'", name);
+}

@@ -1,0 +1,114 @@
+/* geometry.c — orr_geometry storage: allocation, release, bounds, validation.
+ *
+ * Invariants: every array of an orr_geometry comes from g->allocator (all zero
+ * meaning the C library's malloc/free); a failed call leaves *out zeroed and
+ * holds no memory. Arrays of zero elements are not allocated (NULL), so an
+ * allocator is never asked for 0 bytes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geometry_int.h"
+
+static bool allocator_is_zero(const orr_allocator *a) {
+    return !a->alloc && !a->realloc && !a->free;
+}
+
+static bool allocator_is_whole(const orr_allocator *a) {
+    return a->alloc && a->realloc && a->free;
+}
+
+static void *alloc_zeroed(const orr_allocator *a, size_t count, size_t elem, bool *ok) {
+    if (count == 0 || !*ok) return NULL;
+    if (count > SIZE_MAX / elem) {
+        *ok = false;
+        return NULL;
+    }
+    void *p = a->alloc ? a->alloc(count * elem, a->user) : malloc(count * elem);
+    if (!p) *ok = false;
+    else memset(p, 0, count * elem);
+    return p;
+}
+
+static void release(const orr_allocator *a, void *p) {
+    if (!p) return;
+    if (a->free) a->free(p, a->user);
+    else free(p);
+}
+
+orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint32_t with,
+                              const orr_allocator *allocator, orr_geometry *out) {
+    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    const uint32_t known = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS |
+                           ORR_GEOMETRY_TANGENTS;
+    if (with & ~known) return ORR_ERROR_INVALID_ARGUMENT;
+    orr_allocator a = allocator ? *allocator : (orr_allocator){0};
+    /* core.h: all three hooks, or none; a half-set allocator would pair a
+     * user alloc with libc free, so it is refused rather than guessed at. */
+    if (!allocator_is_zero(&a) && !allocator_is_whole(&a)) return ORR_ERROR_INVALID_ARGUMENT;
+
+    orr_geometry g = {.vertex_count = vertex_count, .index_count = index_count, .allocator = a};
+    bool ok = true;
+    size_t vc = vertex_count;
+    g.positions = alloc_zeroed(&a, vc, 3 * sizeof(float), &ok);
+    if (with & ORR_GEOMETRY_NORMALS) g.normals = alloc_zeroed(&a, vc, 3 * sizeof(float), &ok);
+    if (with & ORR_GEOMETRY_UVS) g.uvs = alloc_zeroed(&a, vc, 2 * sizeof(float), &ok);
+    if (with & ORR_GEOMETRY_COLORS) g.colors = alloc_zeroed(&a, vc, 4 * sizeof(float), &ok);
+    if (with & ORR_GEOMETRY_TANGENTS) g.tangents = alloc_zeroed(&a, vc, 4 * sizeof(float), &ok);
+    g.indices = alloc_zeroed(&a, index_count, sizeof(uint32_t), &ok);
+    if (!ok) {
+        orr_geometry_free(&g);
+        return ORR_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    *out = g;
+    return ORR_OK;
+}
+
+void orr_geometry_free(orr_geometry *g) {
+    if (!g) return;
+    const orr_allocator *a = &g->allocator;
+    release(a, g->positions);
+    release(a, g->normals);
+    release(a, g->uvs);
+    release(a, g->colors);
+    release(a, g->tangents);
+    release(a, g->indices);
+    memset(g, 0, sizeof *g);
+}
+
+orr_dbox orr_geometry_bounds(const orr_geometry *g) {
+    orr_dbox b = {{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+    if (!g || !g->positions) return b;
+    for (uint32_t i = 0; i < g->vertex_count; i++) {
+        const float *p = g->positions + 3 * (size_t)i;
+        b.min.x = fmin(b.min.x, p[0]);
+        b.min.y = fmin(b.min.y, p[1]);
+        b.min.z = fmin(b.min.z, p[2]);
+        b.max.x = fmax(b.max.x, p[0]);
+        b.max.y = fmax(b.max.y, p[1]);
+        b.max.z = fmax(b.max.z, p[2]);
+    }
+    return b;
+}
+
+/* NULL g is a bad argument; inconsistent contents are malformed data. */
+orr_result orr_geometry_validate(const orr_geometry *g) {
+    if (!g) return ORR_ERROR_INVALID_ARGUMENT;
+    if (g->index_count % 3 != 0) return ORR_ERROR_MALFORMED;
+    if (g->vertex_count > 0 && !g->positions) return ORR_ERROR_MALFORMED;
+    if (g->index_count > 0 && !g->indices) return ORR_ERROR_MALFORMED;
+    for (uint32_t i = 0; i < g->index_count; i++)
+        if (g->indices[i] >= g->vertex_count) return ORR_ERROR_MALFORMED;
+    return ORR_OK;
+}
+
+orr_result orri_geometry_begin(uint64_t vertex_count, uint64_t index_count,
+                               const orr_allocator *allocator, orr_geometry *out) {
+    if (vertex_count > ORRI_GEOMETRY_MAX_VERTICES || index_count > UINT32_MAX) {
+        memset(out, 0, sizeof *out);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    return orr_geometry_alloc((uint32_t)vertex_count, (uint32_t)index_count,
+                              ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS, allocator, out);
+}

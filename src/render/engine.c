@@ -1,0 +1,213 @@
+/* engine.c — engine lifetime, the offscreen target, readback and PNG output.
+ *
+ * Target: colour RGBA8 UNORM (Babylon.js writes shader output to an 8-bit
+ * UNORM canvas with no sRGB encode; so do we) and depth D32 float with
+ * reverse-Z, both with `msaa` samples; with MSAA the colour resolves (average)
+ * into a single-sample image, which is what readback and presentation read.
+ */
+#include <stb_image_write.h> /* Debian libstb */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/render_int.h"
+
+static _Thread_local char create_error[1024];
+
+const char *orr_engine_last_error(const orr_engine *e) {
+    if (!e) return create_error;
+    return e->base.ctx.last_error;
+}
+
+static bool env_on(const char *name) {
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+orr_result orri_target_create(orr_engine *e) {
+    orri_gpu *gpu = &e->gpu;
+    VkSampleCountFlagBits samples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+    VkImageUsageFlags single = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    orr_result r = orri_image_create(gpu, &(orri_image_desc){
+        .width = e->width, .height = e->height, .format = ORRI_COLOR_FORMAT, .samples = samples,
+        .usage = e->msaa > 1 ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : single, .label = "target colour"}, &e->color);
+    if (r == ORR_OK)
+        r = orri_image_create(gpu, &(orri_image_desc){
+            .width = e->width, .height = e->height, .format = ORRI_DEPTH_FORMAT, .samples = samples,
+            .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+            .label = "target depth"}, &e->depth);
+    if (r == ORR_OK && e->msaa > 1)
+        r = orri_image_create(gpu, &(orri_image_desc){
+            .width = e->width, .height = e->height, .format = ORRI_COLOR_FORMAT, .usage = single,
+            .label = "target resolve"}, &e->resolve);
+    if (r == ORR_OK)
+        r = orri_buffer_create(gpu, (VkDeviceSize)e->width * e->height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               ORRI_MEM_READBACK, "readback", &e->readback);
+    e->final_layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    return r;
+}
+
+static orr_result validate_desc(const orr_engine_desc *d, orri_ctx *ctx) {
+    if (d->msaa != 0 && d->msaa != 1 && d->msaa != 4)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "msaa must be 1 or 4 (got %u)", d->msaa);
+    if (d->width > 16384 || d->height > 16384)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "render size %ux%u is larger than 16384", d->width, d->height);
+    if (d->frames_in_flight > ORRI_MAX_FRAMES)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "frames_in_flight %u is more than %d", d->frames_in_flight, ORRI_MAX_FRAMES);
+    return ORR_OK;
+}
+
+orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
+    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    orr_engine_desc d = desc ? *desc : (orr_engine_desc){0};
+    orr_allocator al = orri_allocator_resolve(&d.allocator);
+    orr_engine *e = orri_alloc(&al, sizeof *e);
+    if (!e) {
+        snprintf(create_error, sizeof create_error, "ORR_ERROR_OUT_OF_HOST_MEMORY: engine");
+        return ORR_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    orri_ctx_init(&e->base.ctx, &d.allocator, &d.logger);
+    orr_result r = validate_desc(&d, &e->base.ctx);
+    e->width = d.width ? d.width : 1280;
+    e->height = d.height ? d.height : 720;
+    e->msaa = d.msaa ? d.msaa : 4;
+    bool validation = d.validation == ORR_VALIDATION_ON || (d.validation == ORR_VALIDATION_DEFAULT && env_on("ORR_VALIDATION"));
+    orri_gpu_desc gd = {
+        .validation = validation,
+        .device_name = d.device_name,
+        .frames_in_flight = d.frames_in_flight,
+        .on_validation = d.on_validation_message,
+        .validation_user = d.validation_user,
+    };
+    orri_pool_init(&e->textures, sizeof(orri_texture));
+    if (r == ORR_OK) r = orri_gpu_init(&e->gpu, &e->base.ctx, &gd);
+    if (r == ORR_OK) r = orri_target_create(e);
+    if (r == ORR_OK) r = orri_pipelines_init(e);
+    if (r == ORR_OK) r = orri_textures_init(e);
+    if (r != ORR_OK) {
+        memcpy(create_error, e->base.ctx.last_error, sizeof create_error);
+        orr_engine_destroy(e);
+        return r;
+    }
+    *out = e;
+    return ORR_OK;
+}
+
+void orr_engine_destroy(orr_engine *e) {
+    if (!e) return;
+    if (e->gpu.device) vkDeviceWaitIdle(e->gpu.device);
+    while (e->base.scenes) orr_scene_destroy(e->base.scenes);
+    if (e->gpu.device) {
+        orri_textures_deinit(e);
+        orri_pipelines_deinit(e);
+        orri_buffer_destroy_now(&e->gpu, &e->readback);
+        orri_image_destroy_now(&e->gpu, &e->resolve);
+        orri_image_destroy_now(&e->gpu, &e->depth);
+        orri_image_destroy_now(&e->gpu, &e->color);
+    }
+    orri_gpu_deinit(&e->gpu);
+    orri_pool_deinit(&e->textures, &e->base.ctx.allocator);
+    orr_allocator al = e->base.ctx.allocator;
+    orri_free(&al, e);
+}
+
+orr_device_info orr_engine_device_info(const orr_engine *e) {
+    orr_device_info info = {0};
+    if (!e) return info;
+    snprintf(info.name, sizeof info.name, "%s", e->gpu.props.deviceName);
+    info.vendor_id = e->gpu.props.vendorID;
+    info.device_id = e->gpu.props.deviceID;
+    info.api_version = e->gpu.props.apiVersion;
+    info.is_cpu = e->gpu.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    info.validation = e->gpu.validation;
+    info.msaa = e->msaa, info.width = e->width, info.height = e->height;
+    return info;
+}
+
+orr_result orr_engine_wait_idle(orr_engine *e) {
+    if (!e) return ORR_ERROR_INVALID_HANDLE;
+    return orri_gpu_wait_idle(&e->gpu);
+}
+
+orr_stats orr_query_stats(const orr_engine *e) {
+    if (!e) return (orr_stats){0};
+    orr_stats s = e->stats;
+    s.bytes_uploaded_total = e->gpu.bytes_uploaded_total;
+    s.device_memory = e->gpu.device_memory;
+    s.pipelines = e->pipeline_count;
+    return s;
+}
+
+orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
+    if (!e || !s) {
+        orri_misuse(e ? &e->base.ctx : NULL, ORRI_MSG_NULL_CONTEXT, "orr_engine_render: engine or scene is NULL");
+        return ORR_ERROR_INVALID_HANDLE;
+    }
+    if ((orr_engine *)s->engine != e) {
+        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine", s->label);
+        return ORR_ERROR_INVALID_HANDLE;
+    }
+    VkCommandBuffer cmd;
+    orr_result r = orri_frame_begin(&e->gpu, &cmd);
+    if (r != ORR_OK) return r;
+    r = orri_render_scene(e, s, cmd);
+    if (r != ORR_OK) {
+        /* Close and submit nothing: end the buffer so the slot can be reused. */
+        vkEndCommandBuffer(cmd);
+        e->gpu.recording = false;
+        return r;
+    }
+    r = orri_frame_submit(&e->gpu);
+    if (r == ORR_OK) e->frame_valid = true;
+    e->stats.frames++;
+    e->stats.bytes_uploaded = e->gpu.bytes_uploaded;
+    return r;
+}
+
+orr_result orr_engine_read_pixels(orr_engine *e, uint8_t *rgba, uint64_t size) {
+    if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
+    uint64_t need = (uint64_t)e->width * e->height * 4;
+    if (size < need) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: need %llu bytes", (unsigned long long)need);
+    if (!e->frame_valid) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: nothing rendered yet");
+    orr_result r = orri_gpu_wait_idle(&e->gpu);
+    if (r != ORR_OK) return r;
+    VkCommandBuffer cmd;
+    r = orri_immediate_begin(&e->gpu, &cmd);
+    if (r != ORR_OK) return r;
+    orri_image *src = e->msaa > 1 ? &e->resolve : &e->color;
+    orri_image_barrier(cmd, src->image, VK_IMAGE_ASPECT_COLOR_BIT, e->final_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                       VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferImageCopy region = {
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .imageExtent = {e->width, e->height, 1},
+    };
+    vkCmdCopyImageToBuffer(cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, e->readback.buffer, 1, &region);
+    orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                        VK_ACCESS_2_HOST_READ_BIT);
+    e->final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    r = orri_immediate_end(&e->gpu, cmd);
+    if (r != ORR_OK) return r;
+    VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = e->readback.mem.block->memory,
+                                 .offset = 0, .size = VK_WHOLE_SIZE};
+    vkInvalidateMappedMemoryRanges(e->gpu.device, 1, &range);
+    memcpy(rgba, e->readback.mapped, need);
+    return ORR_OK;
+}
+
+
+orr_result orr_engine_save_png(orr_engine *e, const char *path) {
+    if (!e || !path) return ORR_ERROR_INVALID_ARGUMENT;
+    size_t n = (size_t)e->width * e->height;
+    uint8_t *rgba = orri_alloc(&e->base.ctx.allocator, n * 4);
+    if (!rgba) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "save_png");
+    orr_result r = orr_engine_read_pixels(e, rgba, n * 4);
+    if (r == ORR_OK) {
+        for (size_t i = 0; i < n; i++) memmove(rgba + i * 3, rgba + i * 4, 3); /* drop alpha, in place */
+        if (!stbi_write_png(path, (int)e->width, (int)e->height, 3, rgba, (int)e->width * 3))
+            r = orri_fail(&e->base.ctx, ORR_ERROR_IO, "cannot write %s", path);
+    }
+    orri_free(&e->base.ctx.allocator, rgba);
+    return r;
+}

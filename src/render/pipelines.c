@@ -1,0 +1,220 @@
+/* pipelines.c — descriptor/pipeline layouts and graphics pipelines.
+ *
+ * Every pipeline: dynamic rendering into the engine target (RGBA8 + D32,
+ * msaa samples), reverse-Z depth (GREATER_OR_EQUAL, clear 0), viewport with a
+ * negative height so clip-space +Y is up as in Babylon.js, four vertex
+ * streams (position, normal, uv, colour). Front faces are clockwise on
+ * screen: Babylon.js meshes wind front faces clockwise (left-handed).
+ * Variants differ in culling and blending only; they come from the engine's
+ * pipeline cache.
+ */
+#include <string.h>
+
+#include "orrery/handedness.h"
+#include "render/render_int.h"
+
+extern const uint32_t orri_spv_standard_vert[], orri_spv_standard_frag[];
+extern const size_t orri_spv_standard_vert_size, orri_spv_standard_frag_size;
+
+static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label, VkShaderModule *out) {
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    orr_result r = orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &ci, NULL, out), "vkCreateShaderModule");
+    if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)*out, "%s", label);
+    return r;
+}
+
+static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *b, uint32_t n, const char *label,
+                             VkDescriptorSetLayout *out) {
+    VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = b};
+    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &ci, NULL, out), "descriptor set layout");
+    if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)*out, "%s", label);
+    return r;
+}
+
+orr_result orri_pipelines_init(orr_engine *e) {
+    orri_gpu *gpu = &e->gpu;
+    const VkShaderStageFlags vf = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    VkDescriptorSetLayoutBinding scene_b[] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL},
+    };
+    VkDescriptorSetLayoutBinding tex_b[] = {{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    VkDescriptorSetLayoutBinding sys_b[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL}};
+    orr_result r = set_layout(gpu, scene_b, 2, "scene set layout", &e->scene_set_layout);
+    if (r == ORR_OK) r = set_layout(gpu, tex_b, 1, "texture set layout", &e->texture_set_layout);
+    if (r == ORR_OK) r = set_layout(gpu, sys_b, 1, "shader system set layout", &e->sys_set_layout);
+    if (r != ORR_OK) return r;
+    VkDescriptorSetLayout sets[] = {e->scene_set_layout, e->texture_set_layout};
+    VkPipelineLayoutCreateInfo pl = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 2,
+        .pSetLayouts = sets,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &(VkPushConstantRange){vf, 0, sizeof(uint32_t)},
+    };
+    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->std_layout), "pipeline layout");
+    if (r != ORR_OK) return r;
+    orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)e->std_layout, "standard pipeline layout");
+    r = make_module(gpu, orri_spv_standard_vert, orri_spv_standard_vert_size, "standard.vert", &e->std_vert);
+    if (r == ORR_OK) r = make_module(gpu, orri_spv_standard_frag, orri_spv_standard_frag_size, "standard.frag", &e->std_frag);
+    return r;
+}
+
+void orri_pipelines_deinit(orr_engine *e) {
+    VkDevice d = e->gpu.device;
+    for (uint32_t i = 0; i < e->std_pipeline_count; i++) vkDestroyPipeline(d, e->std_pipelines[i].pipeline, NULL);
+    e->std_pipeline_count = 0;
+    if (e->std_vert) vkDestroyShaderModule(d, e->std_vert, NULL);
+    if (e->std_frag) vkDestroyShaderModule(d, e->std_frag, NULL);
+    if (e->std_layout) vkDestroyPipelineLayout(d, e->std_layout, NULL);
+    if (e->scene_set_layout) vkDestroyDescriptorSetLayout(d, e->scene_set_layout, NULL);
+    if (e->texture_set_layout) vkDestroyDescriptorSetLayout(d, e->texture_set_layout, NULL);
+    if (e->sys_set_layout) vkDestroyDescriptorSetLayout(d, e->sys_set_layout, NULL);
+}
+
+typedef struct pipeline_desc {
+    VkShaderModule vert, frag;
+    VkPipelineLayout layout;
+    bool cull, blend;
+    const char *label;
+} pipeline_desc;
+
+static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeline *out) {
+    VkPipelineShaderStageCreateInfo stages[] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = p->vert, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = p->frag, .pName = "main"},
+    };
+    VkVertexInputBindingDescription bindings[] = {
+        {0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+        {2, 8, VK_VERTEX_INPUT_RATE_VERTEX}, {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
+    };
+    VkVertexInputAttributeDescription attrs[] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {2, 2, VK_FORMAT_R32G32_SFLOAT, 0}, {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+    };
+    VkPipelineColorBlendAttachmentState blend = {
+        .blendEnable = p->blend,
+        /* Babylon.js ALPHA_COMBINE: rgb = src·a + dst·(1 − a), alpha = src + dst·(1 − a)... */
+        .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .colorBlendOp = VK_BLEND_OP_ADD,
+        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+        .alphaBlendOp = VK_BLEND_OP_ADD,
+        .colorWriteMask = 0xf,
+    };
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkFormat color_format = ORRI_COLOR_FORMAT;
+    VkGraphicsPipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &(VkPipelineRenderingCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+            .colorAttachmentCount = 1,
+            .pColorAttachmentFormats = &color_format,
+            .depthAttachmentFormat = ORRI_DEPTH_FORMAT,
+        },
+        .stageCount = 2,
+        .pStages = stages,
+        .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+            .vertexBindingDescriptionCount = 4, .pVertexBindingDescriptions = bindings,
+            .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = attrs},
+        .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+            .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .pViewportState = &(VkPipelineViewportStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
+        .pRasterizationState = &(VkPipelineRasterizationStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+            .polygonMode = VK_POLYGON_MODE_FILL,
+            .cullMode = p->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
+#if ORR_RIGHT_HANDED
+            .frontFace = VK_FRONT_FACE_CLOCKWISE,
+#else
+            .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+#endif
+            .lineWidth = 1.0f},
+        .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+            .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
+        .pDepthStencilState = &(VkPipelineDepthStencilStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+            .depthTestEnable = VK_TRUE,
+            .depthWriteEnable = VK_TRUE,
+            .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
+        .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
+        .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn},
+        .layout = p->layout,
+    };
+    orr_result r = orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
+                                 "vkCreateGraphicsPipelines");
+    if (r == ORR_OK) {
+        orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s", p->label);
+        e->pipeline_count++;
+    }
+    return r;
+}
+
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, VkPipeline *out) {
+    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u);
+    for (uint32_t i = 0; i < e->std_pipeline_count; i++)
+        if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
+    pipeline_desc p = {e->std_vert, e->std_frag, e->std_layout, cull, blend, "standard material pipeline"};
+    orr_result r = build_pipeline(e, &p, out);
+    if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
+    return r;
+}
+
+void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g) {
+    VkDevice d = e->gpu.device;
+    if (g->pipeline) {
+        orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = g->pipeline});
+        e->pipeline_count--;
+    }
+    /* Layouts are not used by pending work once their pipelines are gone. */
+    if (g->layout) vkDestroyPipelineLayout(d, g->layout, NULL);
+    if (g->user_layout) vkDestroyDescriptorSetLayout(d, g->user_layout, NULL);
+    memset(g, 0, sizeof *g);
+}
+
+static orr_result shader_layouts(orr_engine *e, const orri_shader_material *sm, orri_shader_gpu *g) {
+    VkDescriptorSetLayoutBinding b[1 + ORR_SHADER_MAX_TEXTURES];
+    const VkShaderStageFlags vf = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    b[0] = (VkDescriptorSetLayoutBinding){0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL};
+    for (uint32_t i = 0; i < sm->texture_count; i++)
+        b[1 + i] = (VkDescriptorSetLayoutBinding){1 + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vf, NULL};
+    orr_result r = set_layout(&e->gpu, b, 1 + sm->texture_count, "shader user set layout", &g->user_layout);
+    if (r != ORR_OK) return r;
+    VkDescriptorSetLayout sets[] = {e->sys_set_layout, g->user_layout};
+    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2, .pSetLayouts = sets};
+    return orri_vk_check(&e->gpu, vkCreatePipelineLayout(e->gpu.device, &pl, NULL, &g->layout), "shader pipeline layout");
+}
+
+orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out) {
+    (void)s;
+    uint32_t id = (uint32_t)(m - (orri_material *)s->materials.items);
+    orri_shader_gpu *g = &sg->shaders[id];
+    if (g->material && g->structure_version == m->structure_version && g->pipeline) return *out = g, ORR_OK;
+    if (g->material) orri_shader_gpu_release(e, g);
+    const orri_shader_material *sm = m->shader;
+    orr_result r = shader_layouts(e, sm, g);
+    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE;
+    if (r == ORR_OK) r = make_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
+    if (r == ORR_OK) r = make_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
+    if (r == ORR_OK) {
+        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, m->label};
+        r = build_pipeline(e, &p, &g->pipeline);
+    }
+    if (vert) vkDestroyShaderModule(e->gpu.device, vert, NULL);
+    if (frag) vkDestroyShaderModule(e->gpu.device, frag, NULL);
+    if (r != ORR_OK) {
+        orri_shader_gpu_release(e, g);
+        return r;
+    }
+    g->material = 1; /* set by the caller to the real id */
+    g->structure_version = m->structure_version;
+    *out = g;
+    return ORR_OK;
+}

@@ -1,0 +1,151 @@
+/* render_int.h — the engine and the per-scene GPU state.
+ *
+ * Frame flow (orr_engine_render, renderer.c):
+ *   1. before-render callbacks, active camera resolved;
+ *   2. structure key of the scene (visible meshes × materials × pipelines):
+ *      when it changed, the draw list is rebuilt and the visibility epoch bumps;
+ *   3. update: version-gated uploads into the frame slot's buffers (scene UBO,
+ *      per-draw objects, shader-material system blocks), mesh buffers created
+ *      on first use;
+ *   4. draw: the slot's secondary command buffers are replayed when they were
+ *      recorded at the current epoch (and, for the transparent pass, with the
+ *      same back-to-front order); otherwise re-recorded. Data changes never
+ *      re-record;
+ *   5. primary: begin rendering, execute secondaries, resolve, submit.
+ */
+#ifndef ORRI_RENDER_INT_H
+#define ORRI_RENDER_INT_H
+
+#include "gpu/gpu_int.h"
+#include "orrery/engine.h"
+#include "orrery/material.h"
+#include "render/gpu_types.h"
+#include "scene/scene_int.h"
+
+_Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
+_Static_assert(sizeof(orri_gpu_scene) == 3 * 64 + 5 * 16 + 4 * 96, "scene layout");
+_Static_assert(sizeof(orri_gpu_object) == 2 * 64 + 5 * 16, "object layout");
+
+#define ORRI_COLOR_FORMAT VK_FORMAT_R8G8B8A8_UNORM
+#define ORRI_DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
+#define ORRI_SYS_BLOCK 512u   /* bytes per draw: system uniforms (400 used) */
+#define ORRI_USER_BLOCK 1024u /* bytes per draw: user uniforms (16 × mat4 max) */
+#define ORRI_SHADER_STRIDE (ORRI_SYS_BLOCK + ORRI_USER_BLOCK)
+
+typedef struct orri_texture {
+    orri_image image;
+    VkSampler sampler;
+    VkDescriptorSet set; /* standard material set 1 */
+    bool has_alpha;
+    char label[64];
+} orri_texture;
+
+typedef struct orri_std_pipeline {
+    uint32_t key; /* cull | blend << 1 */
+    VkPipeline pipeline;
+} orri_std_variant;
+
+struct orr_engine {
+    orri_engine_base base; /* first: ctx + scene list (scene module reads it) */
+    orri_gpu gpu;
+    uint32_t width, height, msaa;
+    orri_image color, depth, resolve; /* resolve only when msaa > 1 */
+    VkImageLayout final_layout;       /* of the single-sample colour image */
+    bool frame_valid;
+    orri_buffer readback;
+    VkDescriptorSetLayout scene_set_layout, texture_set_layout, sys_set_layout;
+    VkPipelineLayout std_layout;
+    VkShaderModule std_vert, std_frag;
+    orri_std_variant std_pipelines[8];
+    uint32_t std_pipeline_count;
+    uint32_t pipeline_count;
+    VkDescriptorPool texture_pool;
+    orri_pool textures;
+    orr_texture white;
+    orr_stats stats;
+};
+
+/* One draw of the scene (rebuilt when the structure key changes). */
+typedef struct orri_draw {
+    uint32_t node;         /* mesh node id */
+    uint32_t material;     /* material id */
+    uint32_t index;        /* object / system block index */
+    bool transparent;
+    bool shader;           /* shader material */
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkDescriptorSet texture_set; /* standard: diffuse texture set */
+    double sort_distance;
+} orri_draw;
+
+typedef struct orri_mesh_gpu {
+    uint32_t node;         /* owner id; 0 = empty */
+    orri_buffer streams[4];/* position, normal, uv, colour */
+    orri_buffer indices;
+    VkIndexType index_type;
+    uint32_t index_count;
+    bool has_colors;
+} orri_mesh_gpu;
+
+typedef struct orri_shader_gpu {
+    uint32_t material;     /* owner id; 0 = empty */
+    uint64_t structure_version;
+    VkDescriptorSetLayout user_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    VkDescriptorSet user_sets[ORRI_MAX_FRAMES];
+    uint64_t written_epoch[ORRI_MAX_FRAMES];   /* user set contents are for this epoch */
+    VkBuffer written_buffer[ORRI_MAX_FRAMES];  /* ... and this uniform buffer */
+} orri_shader_gpu;
+
+typedef struct orri_slot {
+    orri_buffer scene_ubo, objects, sys;
+    uint32_t object_capacity, sys_capacity; /* in draws */
+    VkDescriptorSet scene_set, sys_set;
+    VkCommandBuffer opaque, transparent;
+    uint64_t recorded_epoch;
+    uint32_t *transparent_order; uint32_t transparent_count; /* as recorded */
+    uint64_t *uploaded;    /* per draw: the key last uploaded */
+    uint64_t scene_key;
+} orri_slot;
+
+typedef struct orri_scene_gpu {
+    orr_engine *engine;
+    VkCommandPool cmd_pool;
+    VkDescriptorPool desc_pool;
+    orri_slot slots[ORRI_MAX_FRAMES];
+    orri_draw *draws;
+    uint32_t draw_count, draw_cap;
+    uint32_t *order;       /* transparent draw indices, back to front */
+    uint32_t transparent_count;
+    uint64_t structure_key;
+    uint64_t epoch;
+    orri_mesh_gpu *meshes; /* indexed by node slot */
+    uint32_t mesh_cap;
+    orri_shader_gpu *shaders; /* indexed by material slot */
+    uint32_t shader_cap;
+} orri_scene_gpu;
+
+/* engine.c */
+orr_result orri_target_create(orr_engine *e);
+/* pipelines.c */
+orr_result orri_pipelines_init(orr_engine *e);
+void orri_pipelines_deinit(orr_engine *e);
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, VkPipeline *out);
+orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out);
+void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);
+/* texture.c */
+orr_result orri_textures_init(orr_engine *e);
+void orri_textures_deinit(orr_engine *e);
+orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
+/* renderer.c */
+orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd);
+void orri_scene_gpu_release(orr_scene *s);
+/* pack.c: the named float64 → float32 packers (DESIGN.md §2). */
+orr_mat4f orri_pack_world(orr_dmat4 world);
+orr_mat4f orri_pack_view(orr_dmat4 view);
+orr_mat4f orri_pack_projection(orr_dmat4 proj);
+orr_vec4f orri_pack_position(orr_dvec3 p, double w);
+orr_vec4f orri_pack_color(orr_color3 c, double a);
+
+#endif

@@ -1,0 +1,191 @@
+/* camera.c — Babylon.js free and arc-rotate cameras (float64).
+ *
+ * Arc-rotate: eye = target + r·(cos α sin β, cos β, sin α sin β); both kinds
+ * look at their target with +Y up (LookAtLH in the left-handed build). The
+ * eye is stored as the camera node's position so parenting and versions work
+ * as for any node.
+ */
+#include <math.h>
+
+#include "scene/scene_int.h"
+
+static const double PI = 3.14159265358979323846;
+
+static void clamp_arc(orri_camera *c) {
+    const orr_arc_rotate_desc *l = &c->limits;
+    if (l->alpha_limits_set) c->alpha = fmin(fmax(c->alpha, l->lower_alpha_limit), l->upper_alpha_limit);
+    c->beta = fmin(fmax(c->beta, l->lower_beta_limit), l->upper_beta_limit);
+    if (l->lower_radius_limit > 0 && c->radius < l->lower_radius_limit) c->radius = l->lower_radius_limit;
+    if (l->upper_radius_limit > 0 && c->radius > l->upper_radius_limit) c->radius = l->upper_radius_limit;
+}
+
+static void arc_update_eye(orr_scene *s, orri_node *n) {
+    orri_camera *c = &n->u.camera;
+    clamp_arc(c);
+    double sb = sin(c->beta);
+    if (sb == 0) sb = 0.0001; /* Babylon.js nudges beta off the pole the same way */
+    orr_dvec3 off = {c->radius * cos(c->alpha) * sb, c->radius * cos(c->beta), c->radius * sin(c->alpha) * sb};
+    n->position = orr_dvec3_add(c->target, off);
+    orri_node_touch(s, n);
+}
+
+static void init_common(orri_camera *c, double fov, double znear, double zfar) {
+    c->fov = fov > 0 ? fov : 0.8;
+    c->znear = znear > 0 ? znear : 1.0;
+    c->zfar = zfar != 0 ? zfar : 10000.0;
+    if (c->zfar < 0) c->zfar = 0; /* infinite */
+}
+
+static orr_camera finish(orr_scene *s, uint32_t id) {
+    if (id && !s->active_camera) s->active_camera = id;
+    return (orr_camera){id};
+}
+
+orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_camera_create_free: scene is NULL");
+        return (orr_camera){0};
+    }
+    orr_free_camera_desc d = desc ? *desc : (orr_free_camera_desc){0};
+    orri_node *n;
+    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA, &(orr_node_desc){.position = d.position, .label = d.label ? d.label : "camera"}, &n);
+    if (!id) return (orr_camera){0};
+    orri_camera *c = &n->u.camera;
+    c->kind = ORRI_CAMERA_FREE;
+    bool no_target = d.target.x == 0 && d.target.y == 0 && d.target.z == 0;
+    c->target = no_target ? orr_dvec3_add(d.position, (orr_dvec3){0, 0, 1}) : d.target;
+    init_common(c, d.fov, d.near, d.far);
+    c->version = orri_scene_next_version(s);
+    return finish(s, id);
+}
+
+orr_camera orr_camera_create_arc_rotate(orr_scene *s, const orr_arc_rotate_desc *desc) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_camera_create_arc_rotate: scene is NULL");
+        return (orr_camera){0};
+    }
+    orr_arc_rotate_desc d = desc ? *desc : (orr_arc_rotate_desc){0};
+    orri_node *n;
+    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA, &(orr_node_desc){.label = d.label ? d.label : "arc camera"}, &n);
+    if (!id) return (orr_camera){0};
+    orri_camera *c = &n->u.camera;
+    c->kind = ORRI_CAMERA_ARC;
+    c->limits = d;
+    if (c->limits.lower_beta_limit == 0) c->limits.lower_beta_limit = 0.01;
+    if (c->limits.upper_beta_limit == 0) c->limits.upper_beta_limit = PI - 0.01;
+    c->alpha = d.alpha, c->beta = d.beta, c->radius = d.radius > 0 ? d.radius : 10;
+    c->target = d.target;
+    init_common(c, d.fov, d.near, d.far);
+    c->version = orri_scene_next_version(s);
+    arc_update_eye(s, n);
+    return finish(s, id);
+}
+
+orr_node orr_camera_node(orr_camera camera) { return (orr_node){camera.id}; }
+
+void orr_scene_set_active_camera(orr_scene *s, orr_camera camera) {
+    if (orri_node_get_kind(s, camera.id, ORRI_NODE_CAMERA, "orr_scene_set_active_camera")) s->active_camera = camera.id;
+}
+
+orr_camera orr_scene_get_active_camera(const orr_scene *s) { return (orr_camera){s ? s->active_camera : 0}; }
+
+static orri_node *cam(const orr_scene *s, orr_camera c, const char *what) {
+    return orri_node_get_kind(s, c.id, ORRI_NODE_CAMERA, what);
+}
+
+void orr_camera_set_target(orr_scene *s, orr_camera camera, orr_dvec3 target) {
+    orri_node *n = cam(s, camera, "orr_camera_set_target");
+    if (!n) return;
+    n->u.camera.target = target;
+    n->u.camera.version = orri_scene_next_version(s);
+    if (n->u.camera.kind == ORRI_CAMERA_ARC) arc_update_eye(s, n);
+}
+
+void orr_camera_set_arc(orr_scene *s, orr_camera camera, double alpha, double beta, double radius) {
+    orri_node *n = cam(s, camera, "orr_camera_set_arc");
+    if (!n) return;
+    if (n->u.camera.kind != ORRI_CAMERA_ARC) {
+        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "orr_camera_set_arc: not an arc-rotate camera");
+        return;
+    }
+    n->u.camera.alpha = alpha, n->u.camera.beta = beta, n->u.camera.radius = radius;
+    n->u.camera.version = orri_scene_next_version(s);
+    arc_update_eye(s, n);
+}
+
+void orr_camera_get_arc(const orr_scene *s, orr_camera camera, double *alpha, double *beta, double *radius) {
+    orri_node *n = cam(s, camera, "orr_camera_get_arc");
+    if (alpha) *alpha = n ? n->u.camera.alpha : 0;
+    if (beta) *beta = n ? n->u.camera.beta : 0;
+    if (radius) *radius = n ? n->u.camera.radius : 0;
+}
+
+void orr_camera_set_arc_target(orr_scene *s, orr_camera camera, orr_dvec3 target) {
+    orr_camera_set_target(s, camera, target);
+}
+
+void orr_camera_set_fov(orr_scene *s, orr_camera camera, double fov) {
+    orri_node *n = cam(s, camera, "orr_camera_set_fov");
+    if (!n) return;
+    if (!(fov > 0 && fov < PI)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_fov: fov %g is not in (0, pi)", fov);
+        return;
+    }
+    n->u.camera.fov = fov;
+    n->u.camera.version = orri_scene_next_version(s);
+}
+
+void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double zfar) {
+    orri_node *n = cam(s, camera, "orr_camera_set_clip");
+    if (!n) return;
+    if (!(znear > 0) || (zfar > 0 && zfar <= znear)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_clip: need 0 < near < far (far 0 = infinite)");
+        return;
+    }
+    n->u.camera.znear = znear, n->u.camera.zfar = zfar > 0 ? zfar : 0;
+    n->u.camera.version = orri_scene_next_version(s);
+}
+
+orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *n) {
+    return orr_dmat4_get_translation(*orri_node_world(s, n, NULL));
+}
+
+orr_dmat4 orri_camera_view(orr_scene *s, orri_node *n) {
+    const orr_dmat4 *w = orri_node_world(s, n, NULL);
+    orr_dvec3 eye = orr_dmat4_get_translation(*w);
+    /* The target is in the parent's space, like the position. */
+    orr_dmat4 parent = n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
+    orr_dvec3 target = orr_dmat4_transform_point(parent, n->u.camera.target);
+    return orr_dmat4_look_at(eye, target, (orr_dvec3){0, 1, 0});
+}
+
+orr_dmat4 orri_camera_projection(orri_node *n, double aspect) {
+    const orri_camera *c = &n->u.camera;
+    return orr_dmat4_perspective(c->fov, aspect, c->znear, c->zfar);
+}
+
+uint64_t orri_camera_version(orr_scene *s, orri_node *n) {
+    uint64_t wv;
+    orri_node_world(s, n, &wv);
+    return wv + n->u.camera.version;
+}
+
+orr_dvec3 orr_camera_get_position(orr_scene *s, orr_camera camera) {
+    orri_node *n = cam(s, camera, "orr_camera_get_position");
+    return n ? orri_camera_eye(s, n) : (orr_dvec3){0};
+}
+
+orr_dmat4 orr_camera_get_view_matrix(orr_scene *s, orr_camera camera) {
+    orri_node *n = cam(s, camera, "orr_camera_get_view_matrix");
+    return n ? orri_camera_view(s, n) : orr_dmat4_identity();
+}
+
+orr_dmat4 orr_camera_get_projection_matrix(orr_scene *s, orr_camera camera, double aspect) {
+    orri_node *n = cam(s, camera, "orr_camera_get_projection_matrix");
+    return n ? orri_camera_projection(n, aspect) : orr_dmat4_identity();
+}
+
+uint64_t orr_camera_get_version(orr_scene *s, orr_camera camera) {
+    orri_node *n = cam(s, camera, "orr_camera_get_version");
+    return n ? orri_camera_version(s, n) : 0;
+}

@@ -1,0 +1,122 @@
+/* mesh.c — mesh nodes: an owned copy of the geometry, a material, bounds.
+ * The GPU copy is made by the renderer on first use (version-gated). */
+#include <string.h>
+
+#include "scene/scene_int.h"
+
+static orr_result copy_geometry(const orr_geometry *src, const orr_allocator *a, orr_geometry *dst) {
+    uint32_t with = (src->normals ? ORR_GEOMETRY_NORMALS : 0) | (src->uvs ? ORR_GEOMETRY_UVS : 0) |
+                    (src->colors ? ORR_GEOMETRY_COLORS : 0) | (src->tangents ? ORR_GEOMETRY_TANGENTS : 0);
+    orr_result r = orr_geometry_alloc(src->vertex_count, src->index_count, with, a, dst);
+    if (r != ORR_OK) return r;
+    size_t v = src->vertex_count;
+    if (v) memcpy(dst->positions, src->positions, v * 3 * sizeof(float));
+    if (v && src->normals) memcpy(dst->normals, src->normals, v * 3 * sizeof(float));
+    if (v && src->uvs) memcpy(dst->uvs, src->uvs, v * 2 * sizeof(float));
+    if (v && src->colors) memcpy(dst->colors, src->colors, v * 4 * sizeof(float));
+    if (v && src->tangents) memcpy(dst->tangents, src->tangents, v * 4 * sizeof(float));
+    if (src->index_count) memcpy(dst->indices, src->indices, src->index_count * sizeof(uint32_t));
+    return ORR_OK;
+}
+
+orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_mesh_create: scene is NULL");
+        return (orr_mesh){0};
+    }
+    if (!desc || !desc->geometry) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_mesh_create: desc.geometry is required");
+        return (orr_mesh){0};
+    }
+    if (orr_geometry_validate(desc->geometry) != ORR_OK || !desc->geometry->vertex_count) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_mesh_create: geometry is empty or has indices out of range");
+        return (orr_mesh){0};
+    }
+    if (desc->material.id && !orri_material_get(s, desc->material.id, "orr_mesh_create (material)")) return (orr_mesh){0};
+    orr_geometry copy;
+    orr_result r = copy_geometry(desc->geometry, &s->ctx->allocator, &copy);
+    if (r != ORR_OK) {
+        orri_fail(s->ctx, r, "orr_mesh_create: copying the geometry");
+        return (orr_mesh){0};
+    }
+    orri_node *n;
+    orr_node_desc nd = {.position = desc->position, .rotation = desc->rotation, .scaling = desc->scaling,
+                        .parent = desc->parent, .label = desc->label ? desc->label : "mesh"};
+    uint32_t id = orri_node_alloc(s, ORRI_NODE_MESH, &nd, &n);
+    if (!id) {
+        orr_geometry_free(&copy);
+        return (orr_mesh){0};
+    }
+    orri_mesh *m = &n->u.mesh;
+    m->geometry = copy;
+    m->material = desc->material.id;
+    m->visible = true;
+    m->local_box = orr_geometry_bounds(&copy);
+    m->local_sphere = orr_dsphere_from_box(m->local_box);
+    m->version = orri_scene_next_version(s);
+    return (orr_mesh){id};
+}
+
+void orri_mesh_release(orr_scene *s, orri_node *n) {
+    if (n->kind == ORRI_NODE_MESH) orr_geometry_free(&n->u.mesh.geometry);
+}
+
+orr_node orr_mesh_node(orr_mesh mesh) { return (orr_node){mesh.id}; }
+
+orr_mesh orr_mesh_from_node(const orr_scene *s, orr_node node) {
+    orri_node *n = s ? orri_pool_get(&s->nodes, node.id) : NULL;
+    return (orr_mesh){n && n->kind == ORRI_NODE_MESH ? node.id : 0};
+}
+
+static orri_node *mesh(const orr_scene *s, orr_mesh m, const char *what) {
+    return orri_node_get_kind(s, m.id, ORRI_NODE_MESH, what);
+}
+
+void orr_mesh_set_material(orr_scene *s, orr_mesh mesh_h, orr_material material) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_set_material");
+    if (!n || (material.id && !orri_material_get(s, material.id, "orr_mesh_set_material (material)"))) return;
+    n->u.mesh.material = material.id;
+    n->u.mesh.version = orri_scene_next_version(s);
+}
+
+orr_material orr_mesh_get_material(const orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_material");
+    return (orr_material){n ? n->u.mesh.material : 0};
+}
+
+void orr_mesh_set_visible(orr_scene *s, orr_mesh mesh_h, bool visible) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_set_visible");
+    if (!n || n->u.mesh.visible == visible) return;
+    n->u.mesh.visible = visible;
+    n->u.mesh.version = orri_scene_next_version(s);
+}
+
+bool orr_mesh_get_visible(const orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_visible");
+    return n && n->u.mesh.visible;
+}
+
+orr_dbox orr_mesh_get_local_box(const orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_local_box");
+    return n ? n->u.mesh.local_box : orr_dbox_empty();
+}
+
+orr_dsphere orr_mesh_get_local_sphere(const orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_local_sphere");
+    return n ? n->u.mesh.local_sphere : (orr_dsphere){{0, 0, 0}, 0};
+}
+
+orr_dbox orr_mesh_get_world_box(orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_world_box");
+    return n ? orr_dbox_transform(n->u.mesh.local_box, *orri_node_world(s, n, NULL)) : orr_dbox_empty();
+}
+
+orr_dsphere orr_mesh_get_world_sphere(orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_world_sphere");
+    return n ? orr_dsphere_transform(n->u.mesh.local_sphere, *orri_node_world(s, n, NULL)) : (orr_dsphere){{0, 0, 0}, 0};
+}
+
+uint32_t orr_mesh_get_vertex_count(const orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_vertex_count");
+    return n ? n->u.mesh.geometry.vertex_count : 0;
+}

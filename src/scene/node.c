@@ -1,0 +1,158 @@
+/* node.c — transform hierarchy with lazily computed, versioned world matrices.
+ * World = parent world · T · R · S (Babylon.js order; scaling applies first). */
+#include <stdio.h>
+#include <string.h>
+
+#include "scene/scene_int.h"
+
+uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc *desc, orri_node **out) {
+    orr_node_desc d = desc ? *desc : (orr_node_desc){0};
+    if (d.parent.id && !orri_node_get(s, d.parent.id, "node create (parent)")) return 0;
+    orri_node *n;
+    uint32_t id = orri_pool_alloc(&s->nodes, &s->ctx->allocator, (void **)&n);
+    if (!id) {
+        orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "node pool full or out of memory");
+        return 0;
+    }
+    n->kind = kind;
+    snprintf(n->label, sizeof n->label, "%s", d.label ? d.label : "node");
+    n->parent = d.parent.id;
+    n->position = d.position;
+    n->rotation = d.rotation;
+    bool zero_scale = d.scaling.x == 0 && d.scaling.y == 0 && d.scaling.z == 0;
+    n->scaling = zero_scale ? (orr_dvec3){1, 1, 1} : d.scaling;
+    n->quat = orr_dquat_identity();
+    n->local_version = orri_scene_next_version(s);
+    s->structure_version = orri_scene_next_version(s);
+    *out = n;
+    return id;
+}
+
+orr_node orr_node_create(orr_scene *s, const orr_node_desc *desc) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_node_create: scene is NULL");
+        return (orr_node){0};
+    }
+    orri_node *n;
+    return (orr_node){orri_node_alloc(s, ORRI_NODE_TRANSFORM, desc, &n)};
+}
+
+void orr_node_destroy(orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_destroy");
+    if (!n) return;
+    uint32_t parent = n->parent;
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *c = orri_pool_at(&s->nodes, i);
+        if (c->parent == node.id) orri_node_touch(s, c), c->parent = parent;
+    }
+    if (s->active_camera == node.id) s->active_camera = 0;
+    orri_mesh_release(s, n);
+    orri_pool_free(&s->nodes, node.id);
+    s->structure_version = orri_scene_next_version(s);
+}
+
+bool orr_node_is_valid(const orr_scene *s, orr_node node) { return s && orri_pool_get(&s->nodes, node.id) != NULL; }
+
+void orri_node_touch(orr_scene *s, orri_node *n) { n->local_version = orri_scene_next_version(s); }
+
+static bool is_ancestor(const orr_scene *s, uint32_t maybe_ancestor, uint32_t id) {
+    for (uint32_t cur = id, depth = 0; cur && depth < 65536; depth++) {
+        if (cur == maybe_ancestor) return true;
+        orri_node *n = orri_pool_get(&s->nodes, cur);
+        cur = n ? n->parent : 0;
+    }
+    return false;
+}
+
+void orr_node_set_parent(orr_scene *s, orr_node node, orr_node parent) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_set_parent");
+    if (!n || (parent.id && !orri_node_get(s, parent.id, "orr_node_set_parent (parent)"))) return;
+    if (parent.id && is_ancestor(s, node.id, parent.id)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_parent: would make a cycle");
+        return;
+    }
+    n->parent = parent.id;
+    orri_node_touch(s, n);
+}
+
+orr_node orr_node_get_parent(const orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_parent");
+    return (orr_node){n ? n->parent : 0};
+}
+
+#define NODE_SETTER(fn, field, type)                                   \
+    void fn(orr_scene *s, orr_node node, type v) {                     \
+        orri_node *n = orri_node_get(s, node.id, #fn);                 \
+        if (!n) return;                                                \
+        n->field = v;                                                  \
+        orri_node_touch(s, n);                                         \
+    }
+NODE_SETTER(orr_node_set_position, position, orr_dvec3)
+NODE_SETTER(orr_node_set_rotation, rotation, orr_dvec3)
+NODE_SETTER(orr_node_set_scaling, scaling, orr_dvec3)
+
+void orr_node_set_rotation_quaternion(orr_scene *s, orr_node node, orr_dquat q) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_set_rotation_quaternion");
+    if (!n) return;
+    n->quat = orr_dquat_normalize(q);
+    n->has_quat = true;
+    orri_node_touch(s, n);
+}
+
+orr_dvec3 orr_node_get_position(const orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_position");
+    return n ? n->position : (orr_dvec3){0};
+}
+orr_dvec3 orr_node_get_rotation(const orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_rotation");
+    return n ? n->rotation : (orr_dvec3){0};
+}
+orr_dvec3 orr_node_get_scaling(const orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_scaling");
+    return n ? n->scaling : (orr_dvec3){0};
+}
+orr_dquat orr_node_get_rotation_quaternion(const orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_rotation_quaternion");
+    if (!n) return orr_dquat_identity();
+    return n->has_quat ? n->quat : orr_dquat_from_euler(n->rotation);
+}
+
+static orr_dmat4 local_matrix(const orri_node *n) {
+    orr_dquat q = n->has_quat ? n->quat : orr_dquat_from_euler(n->rotation);
+    return orr_dmat4_compose(n->scaling, q, n->position);
+}
+
+const orr_dmat4 *orri_node_world(orr_scene *s, orri_node *n, uint64_t *version) {
+    orri_node *parent = n->parent ? orri_pool_get(&s->nodes, n->parent) : NULL;
+    uint64_t parent_version = 0;
+    const orr_dmat4 *parent_world = parent ? orri_node_world(s, parent, &parent_version) : NULL;
+    bool valid = n->world_version && n->cached_local_version == n->local_version &&
+                 n->cached_parent == n->parent && n->cached_parent_version == parent_version;
+    if (!valid) {
+        orr_dmat4 local = local_matrix(n);
+        n->world = parent_world ? orr_dmat4_mul(*parent_world, local) : local;
+        n->cached_local_version = n->local_version;
+        n->cached_parent = n->parent;
+        n->cached_parent_version = parent_version;
+        n->world_version = orri_scene_next_version(s);
+    }
+    if (version) *version = n->world_version;
+    return &n->world;
+}
+
+orr_dmat4 orr_node_get_world_matrix(orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_world_matrix");
+    return n ? *orri_node_world(s, n, NULL) : orr_dmat4_identity();
+}
+
+orr_dvec3 orr_node_get_absolute_position(orr_scene *s, orr_node node) {
+    return orr_dmat4_get_translation(orr_node_get_world_matrix(s, node));
+}
+
+uint64_t orr_node_get_world_version(orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_world_version");
+    uint64_t v = 0;
+    if (n) orri_node_world(s, n, &v);
+    return v;
+}

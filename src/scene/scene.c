@@ -1,0 +1,126 @@
+/* scene.c — scene lifetime, settings, before-render callbacks, lookups. */
+#include <stdio.h>
+#include <string.h>
+
+#include "scene/scene_int.h"
+
+static void copy_label(char *dst, size_t n, const char *src, const char *fallback) {
+    snprintf(dst, n, "%s", src ? src : fallback);
+}
+
+orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_scene **out) {
+    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!engine) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_scene_create: engine is NULL");
+        return ORR_ERROR_INVALID_HANDLE;
+    }
+    orri_engine_base *base = (orri_engine_base *)engine;
+    orr_scene_desc d = desc ? *desc : (orr_scene_desc){0};
+    orr_scene *s = orri_alloc(&base->ctx.allocator, sizeof *s);
+    if (!s) return orri_fail(&base->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "scene");
+    s->ctx = &base->ctx;
+    s->engine = base;
+    copy_label(s->label, sizeof s->label, d.label, "scene");
+    bool zero_clear = !d.clear_color.r && !d.clear_color.g && !d.clear_color.b && !d.clear_color.a;
+    s->clear_color = (zero_clear && !d.clear_color_set) ? (orr_color4){0.2, 0.2, 0.3, 1.0} : d.clear_color;
+    s->ambient_color = d.ambient_color;
+    orri_pool_init(&s->nodes, sizeof(orri_node));
+    orri_pool_init(&s->materials, sizeof(orri_material));
+    orr_scene_set_fog(s, &d.fog);
+    s->next = base->scenes;
+    base->scenes = s;
+    *out = s;
+    return ORR_OK;
+}
+
+void orr_scene_destroy(orr_scene *s) {
+    if (!s) return;
+    const orr_allocator *a = &s->ctx->allocator;
+    if (s->render_state_release) s->render_state_release(s);
+    for (uint32_t i = 0; i < s->nodes.capacity; i++)
+        if (s->nodes.live[i]) orri_mesh_release(s, orri_pool_at(&s->nodes, i));
+    for (uint32_t i = 0; i < s->materials.capacity; i++)
+        if (s->materials.live[i]) orri_material_release(s, orri_pool_at(&s->materials, i));
+    orri_pool_deinit(&s->nodes, a);
+    orri_pool_deinit(&s->materials, a);
+    for (orr_scene **p = &s->engine->scenes; *p; p = &(*p)->next)
+        if (*p == s) { *p = s->next; break; }
+    orri_free(a, s);
+}
+
+orr_engine *orr_scene_engine(const orr_scene *s) { return s ? (orr_engine *)s->engine : NULL; }
+
+void orr_scene_set_clear_color(orr_scene *s, orr_color4 c) {
+    if (!s) return;
+    s->clear_color = c;
+    s->settings_version = orri_scene_next_version(s);
+}
+
+void orr_scene_set_fog(orr_scene *s, const orr_fog *fog) {
+    if (!s) return;
+    orr_fog f = fog ? *fog : (orr_fog){0};
+    if (!f.color.r && !f.color.g && !f.color.b) f.color = (orr_color3){0.2, 0.2, 0.3};
+    if (f.density == 0) f.density = 0.1;
+    if (f.start == 0 && f.end == 0) f.end = 1000;
+    if ((unsigned)f.mode > ORR_FOG_LINEAR) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_scene_set_fog: unknown fog mode %d", (int)f.mode);
+        f.mode = ORR_FOG_NONE;
+    }
+    s->fog = f;
+    s->settings_version = orri_scene_next_version(s);
+}
+
+void orr_scene_set_ambient_color(orr_scene *s, orr_color3 c) {
+    if (!s) return;
+    s->ambient_color = c;
+    s->settings_version = orri_scene_next_version(s);
+}
+
+bool orr_scene_add_before_render(orr_scene *s, orr_before_render_fn fn, void *user) {
+    if (!s || !fn || s->callback_count == ORRI_MAX_CALLBACKS) return false;
+    s->callbacks[s->callback_count].fn = fn;
+    s->callbacks[s->callback_count].user = user;
+    s->callback_count++;
+    return true;
+}
+
+void orr_scene_remove_before_render(orr_scene *s, orr_before_render_fn fn, void *user) {
+    if (!s) return;
+    for (uint32_t i = 0; i < s->callback_count; i++) {
+        if (s->callbacks[i].fn != fn || s->callbacks[i].user != user) continue;
+        memmove(&s->callbacks[i], &s->callbacks[i + 1], (s->callback_count - i - 1) * sizeof s->callbacks[0]);
+        s->callback_count--;
+        return;
+    }
+}
+
+orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        return NULL;
+    }
+    orri_node *n = orri_pool_get(&s->nodes, id);
+    if (!n) orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: handle 0x%08x is null, stale or not of this scene", what, id);
+    return n;
+}
+
+orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind kind, const char *what) {
+    static const char *names[] = {"transform node", "mesh", "camera", "light"};
+    orri_node *n = orri_node_get(s, id, what);
+    if (n && n->kind != kind) {
+        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind], names[kind]);
+        return NULL;
+    }
+    return n;
+}
+
+orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        return NULL;
+    }
+    orri_material *m = orri_pool_get(&s->materials, id);
+    if (!m) orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: material 0x%08x is null, stale or not of this scene", what, id);
+    return m;
+}

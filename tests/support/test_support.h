@@ -1,0 +1,36 @@
+/* test_support.h — helpers for render and parity tests: an engine with the
+ * validation layer on whose messages fail the running test, PNG I/O, MAD. */
+#ifndef ORR_TEST_SUPPORT_H
+#define ORR_TEST_SUPPORT_H
+
+#include <orrery/orrery.h>
+#include <stdint.h>
+
+/* Engine with validation ON; every validation message counts (see
+ * orr_test_validation_messages). Fails the process (exit 1) when no device. */
+orr_engine *orr_test_engine(uint32_t width, uint32_t height, uint32_t msaa);
+/* Validation messages seen since the last call (resets the counter). */
+uint32_t orr_test_validation_messages(void);
+/* Installs the after-each hook: any validation message fails the test. */
+void orr_test_fail_on_validation(void);
+
+typedef struct orr_image8 { uint32_t width, height; uint8_t *rgb; } orr_image8; /* RGB, top row first */
+bool orr_test_load_png(const char *path, orr_image8 *out);
+void orr_test_image_free(orr_image8 *img);
+/* Renders `frames` frames and reads back RGB. */
+bool orr_test_render(orr_engine *e, orr_scene *s, int frames, orr_image8 *out);
+bool orr_test_save_png(const char *path, const orr_image8 *img);
+
+typedef struct orr_diff {
+    double mad;          /* mean over pixels of the mean over RGB of |a − b| */
+    int max;             /* largest channel difference */
+    double within1, within3, within5; /* fraction of pixels with per-pixel diff ≤ 1, 3, 5 */
+} orr_diff;
+orr_diff orr_test_compare(const orr_image8 *a, const orr_image8 *b);
+/* Path helpers: $ORR_TEST_DATA/<rel>, $ORR_TEST_OUT/<name> (folder created). */
+const char *orr_test_data_path(const char *rel);
+const char *orr_test_out_path(const char *name);
+/* Mean RGB of a rectangle (for region checks). */
+void orr_test_mean_rgb(const orr_image8 *img, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, double rgb[3]);
+
+#endif
