@@ -46,6 +46,18 @@ typedef enum orr_validation {
     ORR_VALIDATION_OFF,
 } orr_validation;
 
+/* Precision of world and view matrices on the CPU. FLOAT64 is Orrery's
+ * (DESIGN.md §2). FLOAT32 rounds every world and view matrix to float32 as
+ * Babylon.js does without useHighPrecisionMatrix: for comparisons only. */
+typedef enum orr_matrix_precision {
+    ORR_MATRIX_FLOAT64 = 0,
+    ORR_MATRIX_FLOAT32 = 1,
+} orr_matrix_precision;
+
+/* The large-world module (orrery/large_world.h). An engine that never names
+ * it links none of its code. */
+typedef struct orr_large_world_module orr_large_world_module;
+
 typedef struct orr_engine_desc {
     uint32_t width, height;    /* render size; default 1280 × 720 */
     uint32_t msaa;             /* 1 or 4; default 4 */
@@ -56,6 +68,11 @@ typedef struct orr_engine_desc {
     void *validation_user;
     const char *device_name;   /* substring or index; overrides ORR_DEVICE */
     uint32_t frames_in_flight; /* default 2, at most 3 */
+    /* Floating origin for every scene of this engine: set to
+     * &orr_floating_origin (orrery/large_world.h). NULL: off. Requires
+     * ORR_MATRIX_FLOAT64 (creation fails otherwise). */
+    const orr_large_world_module *floating_origin;
+    orr_matrix_precision matrix_precision;
     orr_allocator allocator;
     orr_logger logger;
     const char *label;         /* debug name prefix for Vulkan objects */

@@ -36,6 +36,7 @@
 #include "orrery/engine.h"
 #include "orrery/geometry.h"
 #include "orrery/math.h"
+#include "orrery/wpos.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -120,6 +121,17 @@ orr_dvec3 orr_node_get_absolute_position(orr_scene *scene, orr_node node);
 /* World version: changes whenever the world matrix may have changed. */
 uint64_t orr_node_get_world_version(orr_scene *scene, orr_node node);
 
+/* Beyond float64 (orrery/wpos.h): a root node may sit in an integer cell; its
+ * world matrix (and its descendants') is then relative to that cell, and the
+ * renderer subtracts the eye cell as an integer before any float64 math.
+ * Setting a cell on a node with a parent is misuse. */
+void orr_node_set_cell(orr_scene *scene, orr_node node, orr_cell3 cell);
+orr_cell3 orr_node_get_cell(const orr_scene *scene, orr_node node);
+/* Sets cell and position (root nodes); normalises the local part. */
+void orr_node_set_world_position(orr_scene *scene, orr_node node, orr_wpos position);
+/* Cell + world translation within the cell. */
+orr_wpos orr_node_get_world_position(orr_scene *scene, orr_node node);
+
 /* ---- cameras --------------------------------------------------------------------- */
 typedef struct orr_free_camera_desc {
     orr_dvec3 position;
@@ -161,11 +173,17 @@ void orr_camera_set_clip(orr_scene *scene, orr_camera camera, double near, doubl
 
 /* Eye position in world space (float64). */
 orr_dvec3 orr_camera_get_position(orr_scene *scene, orr_camera camera);
-/* View matrix (world → view, absolute), projection for `aspect` (w / h). */
+/* View matrix (world → view) as the renderer uploads it: absolute, or, when
+ * the scene's engine runs floating origin, the rotation alone (the eye is the
+ * origin of the upload frame). Projection for `aspect` (w / h). */
 orr_dmat4 orr_camera_get_view_matrix(orr_scene *scene, orr_camera camera);
 orr_dmat4 orr_camera_get_projection_matrix(orr_scene *scene, orr_camera camera, double aspect);
 /* Camera world version: bumps on any change that moves or re-aims it. */
 uint64_t orr_camera_get_version(orr_scene *scene, orr_camera camera);
+/* Moves a root camera (every parameter, its cell, its mode flags) into `dst`,
+ * possibly a scene of another engine, and destroys it in `src`. Returns the
+ * camera's handle in `dst` (the first camera of a scene becomes active). */
+orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene *dst);
 
 /* ---- lights ------------------------------------------------------------------------ */
 typedef enum orr_light_type {

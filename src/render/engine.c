@@ -52,6 +52,14 @@ static orr_result validate_desc(const orr_engine_desc *d, orri_ctx *ctx) {
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "msaa must be 1 or 4 (got %u)", d->msaa);
     if (d->width > 16384 || d->height > 16384)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "render size %ux%u is larger than 16384", d->width, d->height);
+    if (d->floating_origin && d->floating_origin->magic != ORRI_LARGE_WORLD_MAGIC)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "floating_origin must be &orr_floating_origin");
+    if (d->floating_origin && d->matrix_precision != ORR_MATRIX_FLOAT64)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT,
+                         "floating origin requires float64 matrices (matrix_precision = ORR_MATRIX_FLOAT64): "
+                         "subtracting the eye from float32-degraded world matrices recovers nothing");
+    if ((unsigned)d->matrix_precision > ORR_MATRIX_FLOAT32)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "unknown matrix_precision %d", (int)d->matrix_precision);
     if (d->frames_in_flight > ORRI_MAX_FRAMES)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "frames_in_flight %u is more than %d", d->frames_in_flight, ORRI_MAX_FRAMES);
     return ORR_OK;
@@ -72,6 +80,8 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
     e->width = d.width ? d.width : 1280;
     e->height = d.height ? d.height : 720;
     e->msaa = d.msaa ? d.msaa : 4;
+    e->lw = d.floating_origin;
+    e->base.matrix_f32 = d.matrix_precision == ORR_MATRIX_FLOAT32;
     bool validation = d.validation == ORR_VALIDATION_ON || (d.validation == ORR_VALIDATION_DEFAULT && env_on("ORR_VALIDATION"));
     orri_gpu_desc gd = {
         .validation = validation,

@@ -5,7 +5,13 @@
  * translation) at exactly these sites. */
 #include "render/render_int.h"
 
-orr_mat4f orri_pack_world(orr_dmat4 world) { return orr_dmat4_to_f32(world); }
+/* Absolute mesh world (floating origin off): the cell is added in float64. */
+orr_mat4f orri_pack_world(const orr_dmat4 *world, orr_cell3 cell) {
+    orr_dmat4 m = *world;
+    orr_dvec3 c = orr_cell3_diff_metres(cell, (orr_cell3){0, 0, 0});
+    m.m[12] += c.x, m.m[13] += c.y, m.m[14] += c.z;
+    return orr_dmat4_to_f32(m);
+}
 orr_mat4f orri_pack_view(orr_dmat4 view) { return orr_dmat4_to_f32(view); }
 orr_mat4f orri_pack_projection(orr_dmat4 proj) { return orr_dmat4_to_f32(proj); }
 orr_vec4f orri_pack_position(orr_dvec3 p, double w) { return orr_dvec4_to_f32((orr_dvec4){p.x, p.y, p.z, w}); }

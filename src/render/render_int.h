@@ -20,6 +20,7 @@
 #include "orrery/engine.h"
 #include "orrery/material.h"
 #include "render/gpu_types.h"
+#include "largeworld/largeworld_int.h"
 #include "scene/scene_int.h"
 
 _Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
@@ -48,6 +49,7 @@ typedef struct orri_std_pipeline {
 struct orr_engine {
     orri_engine_base base; /* first: ctx + scene list (scene module reads it) */
     orri_gpu gpu;
+    const orr_large_world_module *lw; /* floating origin; NULL = off */
     uint32_t width, height, msaa;
     orri_image color, depth, resolve; /* resolve only when msaa > 1 */
     VkImageLayout final_layout;       /* of the single-sample colour image */
@@ -99,13 +101,14 @@ typedef struct orri_shader_gpu {
 } orri_shader_gpu;
 
 typedef struct orri_slot {
-    orri_buffer scene_ubo, objects, sys;
+    orri_buffer scene_ubo, objects, sys, indirect;
     uint32_t object_capacity, sys_capacity; /* in draws */
     VkDescriptorSet scene_set, sys_set;
     VkCommandBuffer opaque, transparent;
     uint64_t recorded_epoch;
     uint32_t *transparent_order; uint32_t transparent_count; /* as recorded */
     uint64_t *uploaded;    /* per draw: the key last uploaded */
+    uint8_t *visible;      /* per draw: instance count written to `indirect` */
     uint64_t scene_key;
 } orri_slot;
 
@@ -142,7 +145,7 @@ orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd);
 void orri_scene_gpu_release(orr_scene *s);
 /* pack.c: the named float64 → float32 packers (DESIGN.md §2). */
-orr_mat4f orri_pack_world(orr_dmat4 world);
+orr_mat4f orri_pack_world(const orr_dmat4 *world, orr_cell3 cell);
 orr_mat4f orri_pack_view(orr_dmat4 view);
 orr_mat4f orri_pack_projection(orr_dmat4 proj);
 orr_vec4f orri_pack_position(orr_dvec3 p, double w);

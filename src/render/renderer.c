@@ -33,8 +33,10 @@ void orri_scene_gpu_release(orr_scene *s) {
         orri_buffer_destroy_now(&e->gpu, &sl->scene_ubo);
         orri_buffer_destroy_now(&e->gpu, &sl->objects);
         orri_buffer_destroy_now(&e->gpu, &sl->sys);
+        orri_buffer_destroy_now(&e->gpu, &sl->indirect);
         orri_free(a, sl->transparent_order);
         orri_free(a, sl->uploaded);
+        orri_free(a, sl->visible);
     }
     /* Deferred deletes queued above run now: the device is idle. */
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) orri_delete_run(&e->gpu, &e->gpu.frames[i]);
@@ -248,12 +250,22 @@ static orr_result rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
 
 typedef struct frame_view {
     orri_node *camera;
-    orr_dvec3 eye;
+    bool fo;               /* the camera renders eye-relative (its own flag) */
+    orr_wpos eye_w;        /* eye: cell + local */
+    orr_dvec3 eye;         /* eye in the upload frame: 0 under floating origin, else absolute */
     orr_dmat4 view, proj, view_proj;
-    uint64_t camera_version;
+    orr_frustum frustum;   /* planes in the upload frame */
+    uint64_t camera_version; /* camera identity + version */
 } frame_view;
 
-static void pack_light(orr_scene *s, orri_node *n, orri_gpu_light *out) {
+/* A world-space point (in `cell`) in the upload frame: eye-relative through
+ * the large-world module when the camera renders eye-relative, else absolute. */
+static orr_dvec3 upload_point(const orr_engine *e, const frame_view *fv, orr_dvec3 p, orr_cell3 cell) {
+    if (fv->fo && e->lw) return e->lw->relative_point(p, cell, &fv->eye_w);
+    return orr_dvec3_add(p, orr_cell3_diff_metres(cell, (orr_cell3){0, 0, 0}));
+}
+
+static void pack_light(const orr_engine *e, const frame_view *fv, orr_scene *s, orri_node *n, orri_gpu_light *out) {
     const orr_light_desc *d = &n->u.light.desc;
     const orr_dmat4 *w = orri_node_world(s, n, NULL);
     double k = d->intensity;
@@ -264,7 +276,9 @@ static void pack_light(orr_scene *s, orri_node *n, orri_gpu_light *out) {
     case ORR_LIGHT_HEMISPHERIC: out->position = orri_pack_position(orr_dvec3_normalize(dir), 0); break;
     case ORR_LIGHT_DIRECTIONAL: out->position = orri_pack_position(dir, 1); break;
     case ORR_LIGHT_POINT:
-    case ORR_LIGHT_SPOT: out->position = orri_pack_position(orr_dmat4_get_translation(*w), 0); break;
+    case ORR_LIGHT_SPOT: /* light offset: eye-relative under floating origin */
+        out->position = orri_pack_position(upload_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n)), 0);
+        break;
     }
     double cos_half = d->type == ORR_LIGHT_SPOT ? cos(d->angle * 0.5) : 0;
     out->direction = orri_pack_position(orr_dvec3_normalize(dir), cos_half);
@@ -295,7 +309,7 @@ static void update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const f
     u.view = orri_pack_view(fv->view);
     u.projection = orri_pack_projection(fv->proj);
     u.view_projection = orr_dmat4_to_f32(fv->view_proj);
-    u.eye = orri_pack_position(fv->eye, 1);
+    u.eye = orri_pack_position(fv->eye, 1); /* site 3: zero under floating origin */
     u.fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density});
     u.fog_color = orri_pack_color(s->fog.color, 1);
     u.ambient = orri_pack_color(s->ambient_color, 1);
@@ -303,16 +317,18 @@ static void update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const f
     for (uint32_t i = 0; i < s->nodes.capacity && count < ORRI_MAX_LIGHTS; i++) {
         if (!s->nodes.live[i]) continue;
         orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind == ORRI_NODE_LIGHT && n->u.light.enabled) pack_light(s, n, &u.lights[count++]);
+        if (n->kind == ORRI_NODE_LIGHT && n->u.light.enabled) pack_light(e, fv, s, n, &u.lights[count++]);
     }
     u.counts.x = count;
     orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &sl->scene_ubo, 0, &u, sizeof u);
 }
 
-static void pack_object(orr_engine *e, orr_scene *s, const orr_dmat4 *world, orri_node *n, orri_material *m,
-                        orri_gpu_object *o) {
+static void pack_object(orr_engine *e, const frame_view *fv, orr_scene *s, const orr_dmat4 *world, orri_node *n,
+                        orri_material *m, orri_gpu_object *o) {
     const orr_standard_material_desc *sm = &m->standard;
-    o->world = orri_pack_world(*world);
+    orr_cell3 cell = orri_node_cell(s, n);
+    /* Site 2: the mesh-world packer, eye-relative when the module is installed. */
+    o->world = e->lw ? e->lw->pack_mesh_world(world, cell, &fv->eye_w) : orri_pack_world(world, cell);
     o->normal_matrix = orr_dmat4_to_f32(orr_dmat4_normal_matrix(*world));
     o->diffuse = orri_pack_color(sm->diffuse, sm->alpha);
     o->specular = orri_pack_color(sm->specular, sm->specular_power);
@@ -329,14 +345,21 @@ static void pack_object(orr_engine *e, orr_scene *s, const orr_dmat4 *world, orr
 
 /* System uniforms of a shader material: all from one float64 world and one
  * float64 view, so world, worldView and worldViewProjection stay in one frame. */
-static void pack_system(const orr_dmat4 *world, const frame_view *fv, uint8_t *dst) {
+static void pack_system(const orr_engine *e, const frame_view *fv, const orr_dmat4 *world_in, orr_cell3 cell,
+                        uint8_t *dst) {
+    /* Site 4: one world in the camera's frame (eye-relative when the camera's
+     * own flag says so), from which world, worldView and worldViewProjection
+     * all derive. */
+    orr_dmat4 world = *world_in;
+    orr_dvec3 t = upload_point(e, fv, orr_dmat4_get_translation(world), cell);
+    world.m[12] = t.x, world.m[13] = t.y, world.m[14] = t.z;
     orr_mat4f m[6] = {
-        orri_pack_world(*world),
+        orr_dmat4_to_f32(world),
         orri_pack_view(fv->view),
         orri_pack_projection(fv->proj),
         orr_dmat4_to_f32(fv->view_proj),
-        orr_dmat4_to_f32(orr_dmat4_mul(fv->view, *world)),
-        orr_dmat4_to_f32(orr_dmat4_mul(fv->view_proj, *world)),
+        orr_dmat4_to_f32(orr_dmat4_mul(fv->view, world)),
+        orr_dmat4_to_f32(orr_dmat4_mul(fv->view_proj, world)),
     };
     memcpy(dst, m, sizeof m);
     orr_vec4f eye = orri_pack_position(fv->eye, 0);
@@ -364,16 +387,26 @@ static orr_result ensure_slot_capacity(orr_engine *e, orri_scene_gpu *sg, orri_s
     if (r != ORR_OK) return r;
     r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_SHADER_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                            ORRI_MEM_HOST, "shader material uniforms", &sys);
+    orri_buffer indirect = {0};
+    if (r == ORR_OK)
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(VkDrawIndexedIndirectCommand),
+                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, ORRI_MEM_HOST, "draw arguments", &indirect);
     uint64_t *uploaded = r == ORR_OK ? orri_alloc(a, (size_t)cap * 2 * sizeof *uploaded) : NULL;
-    if (!uploaded) {
+    uint8_t *visible = uploaded ? orri_alloc(a, cap) : NULL;
+    if (!visible) {
+        orri_free(a, uploaded);
         orri_buffer_destroy_now(&e->gpu, &objects);
-        if (r == ORR_OK) orri_buffer_destroy_now(&e->gpu, &sys);
+        orri_buffer_destroy_now(&e->gpu, &sys);
+        orri_buffer_destroy_now(&e->gpu, &indirect);
         return r != ORR_OK ? r : orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "upload keys");
     }
     orri_buffer_destroy_deferred(&e->gpu, &sl->objects);
     orri_buffer_destroy_deferred(&e->gpu, &sl->sys);
+    orri_buffer_destroy_deferred(&e->gpu, &sl->indirect);
     orri_free(a, sl->uploaded);
-    sl->objects = objects, sl->sys = sys, sl->uploaded = uploaded, sl->object_capacity = cap;
+    orri_free(a, sl->visible);
+    sl->objects = objects, sl->sys = sys, sl->indirect = indirect, sl->uploaded = uploaded, sl->visible = visible;
+    sl->object_capacity = cap;
     VkWriteDescriptorSet w[] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sl->scene_set, .dstBinding = 0, .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
@@ -429,27 +462,42 @@ static orr_result shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *
 static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const frame_view *fv) {
     orri_gpu_object *objects = sl->objects.mapped;
     uint8_t *sys = sl->sys.mapped;
+    VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    uint64_t visible_count = 0;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         orri_node *n = orri_pool_get(&s->nodes, d->node);
         orri_material *m = orri_pool_get(&s->materials, d->material);
         uint64_t wv;
         const orr_dmat4 *world = orri_node_world(s, n, &wv);
-        orr_dvec3 center = orr_dsphere_transform(n->u.mesh.local_sphere, *world).center;
-        d->sort_distance = orr_dvec3_distance(center, fv->eye);
-        uint64_t k0 = d->shader ? mix(wv, fv->camera_version) : wv;
+        orr_cell3 cell = orri_node_cell(s, n);
+        /* Culling in the upload frame: the sphere and the planes agree. */
+        orr_dsphere sphere = orr_dsphere_transform(n->u.mesh.local_sphere, *world);
+        sphere.center = upload_point(e, fv, sphere.center, cell);
+        d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
+        uint8_t vis = orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
+        visible_count += vis;
+        if (sl->visible[i] != vis) {
+            orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
+            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, vis, 0, 0, 0};
+            sl->visible[i] = vis;
+            e->gpu.bytes_uploaded += sizeof *args;
+        }
+        /* Eye-relative uploads also depend on the camera (the FO wrapper). */
+        uint64_t k0 = d->shader ? mix(wv, fv->camera_version) : e->lw ? e->lw->upload_key(wv, fv->camera_version) : wv;
         uint64_t k1 = m->version;
         if (sl->uploaded[2 * i] == k0 && sl->uploaded[2 * i + 1] == k1) continue;
         sl->uploaded[2 * i] = k0, sl->uploaded[2 * i + 1] = k1;
         if (d->shader) {
-            pack_system(world, fv, sys + (size_t)i * ORRI_SHADER_STRIDE);
+            pack_system(e, fv, world, cell, sys + (size_t)i * ORRI_SHADER_STRIDE);
             pack_user(m->shader, sys + (size_t)i * ORRI_SHADER_STRIDE + ORRI_SYS_BLOCK);
             e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
         } else {
-            pack_object(e, s, world, n, m, &objects[i]);
+            pack_object(e, fv, s, world, n, m, &objects[i]);
             e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
         }
     }
+    e->stats.instances_visible = visible_count;
 }
 
 /* ---- draw: secondary command buffers ------------------------------------------------ */
@@ -526,7 +574,9 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         VkDeviceSize offs[4] = {0, 0, 0, 0};
         vkCmdBindVertexBuffers(cmd, 0, 4, vbs, offs);
         vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
-        vkCmdDrawIndexed(cmd, mg->index_count, 1, 0, 0, 0);
+        /* Indirect: culling rewrites the instance count (0 or 1) without re-recording. */
+        vkCmdDrawIndexedIndirect(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), 1,
+                                 sizeof(VkDrawIndexedIndirectCommand));
     }
     orri_cmd_label_end(&e->gpu, cmd);
     return orri_vk_check(&e->gpu, vkEndCommandBuffer(cmd), "end secondary");
@@ -625,16 +675,34 @@ static orr_result frame_view_of(orr_engine *e, orr_scene *s, frame_view *fv) {
     if (!cam || cam->kind != ORRI_NODE_CAMERA)
         return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "scene '%s' has no active camera", s->label);
     fv->camera = cam;
-    fv->eye = orri_camera_eye(s, cam);
+    fv->fo = cam->u.camera.use_floating_origin;
+    fv->eye_w = orri_camera_wpos(s, cam);
+    fv->eye = fv->fo ? (orr_dvec3){0, 0, 0} : orr_wpos_to_dvec3(fv->eye_w);
     fv->view = orri_camera_view(s, cam);
     fv->proj = orri_camera_projection(cam, (double)e->width / (double)e->height);
     fv->view_proj = orr_dmat4_mul(fv->proj, fv->view);
-    fv->camera_version = orri_camera_version(s, cam) + s->active_camera;
+    fv->frustum = orr_frustum_from_matrix(fv->view_proj);
+    fv->camera_version = mix(orri_camera_version(s, cam), s->active_camera);
     return ORR_OK;
 }
 
+/* The active camera's floating-origin flag follows the engine, in both
+ * directions (a camera may arrive fresh, or from an engine of the other mode).
+ * A flip changes the camera version, so the scene uniforms and every
+ * eye-relative upload are rewritten in the same frame. */
+static void sync_camera_mode(orr_engine *e, orr_scene *s) {
+    orri_node *cam = s->active_camera ? orri_pool_get(&s->nodes, s->active_camera) : NULL;
+    if (!cam || cam->kind != ORRI_NODE_CAMERA) return;
+    bool want = e->lw != NULL;
+    if (cam->u.camera.use_floating_origin == want) return;
+    cam->u.camera.use_floating_origin = want;
+    cam->u.camera.version = orri_scene_next_version(s);
+}
+
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
+    sync_camera_mode(e, s); /* before the callbacks: they see this frame's view */
     for (uint32_t i = 0; i < s->callback_count; i++) s->callbacks[i].fn(s, s->callbacks[i].user);
+    sync_camera_mode(e, s); /* after: a callback may have installed a camera */
     orri_scene_gpu *sg = NULL;
     orr_result r = scene_gpu(e, s, &sg);
     if (r != ORR_OK) return r;
@@ -654,7 +722,10 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     orri_slot *sl = &sg->slots[slot_index];
     r = ensure_slot_capacity(e, sg, sl);
     if (r != ORR_OK) return r;
-    if (sl->recorded_epoch != sg->epoch) memset(sl->uploaded, 0, (size_t)sl->object_capacity * 2 * sizeof *sl->uploaded);
+    if (sl->recorded_epoch != sg->epoch) {
+        memset(sl->uploaded, 0, (size_t)sl->object_capacity * 2 * sizeof *sl->uploaded);
+        memset(sl->visible, 0xff, sl->object_capacity); /* rewrite every draw argument */
+    }
     update_scene_ubo(e, s, sl, &fv);
     update_draws(e, sg, s, sl, &fv);
     sort_transparent(sg);

@@ -146,17 +146,33 @@ void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double z
     n->u.camera.version = orri_scene_next_version(s);
 }
 
+/* Absolute eye in float64 (rounds beyond 2^53 m; see orri_camera_wpos). */
 orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *n) {
-    return orr_dmat4_get_translation(*orri_node_world(s, n, NULL));
+    return orr_wpos_to_dvec3(orri_camera_wpos(s, n));
 }
 
+orr_wpos orri_camera_wpos(orr_scene *s, orri_node *n) {
+    return (orr_wpos){orri_node_cell(s, n), orr_dmat4_get_translation(*orri_node_world(s, n, NULL))};
+}
+
+/* View matrix. Under floating origin (seeds/000, upload site 1) the eye is the
+ * origin of the upload frame: the view is the camera's rotation alone, built
+ * from target − eye in the camera's own cell frame (float64), and uploads
+ * through the precision-only packer. Otherwise the absolute view. */
 orr_dmat4 orri_camera_view(orr_scene *s, orri_node *n) {
     const orr_dmat4 *w = orri_node_world(s, n, NULL);
     orr_dvec3 eye = orr_dmat4_get_translation(*w);
     /* The target is in the parent's space, like the position. */
     orr_dmat4 parent = n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
     orr_dvec3 target = orr_dmat4_transform_point(parent, n->u.camera.target);
-    return orr_dmat4_look_at(eye, target, (orr_dvec3){0, 1, 0});
+    const orr_dvec3 up = {0, 1, 0};
+    if (n->u.camera.use_floating_origin)
+        return orr_dmat4_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), up);
+    orr_dvec3 cell = orr_cell3_diff_metres(orri_node_cell(s, n), (orr_cell3){0, 0, 0});
+    orr_dmat4 v = orr_dmat4_look_at(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), up);
+    if (s->engine->matrix_f32)
+        for (int i = 0; i < 16; i++) v.m[i] = (double)(float)v.m[i];
+    return v;
 }
 
 orr_dmat4 orri_camera_projection(orri_node *n, double aspect) {
@@ -168,6 +184,29 @@ uint64_t orri_camera_version(orr_scene *s, orri_node *n) {
     uint64_t wv;
     orri_node_world(s, n, &wv);
     return wv + n->u.camera.version;
+}
+
+orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene *dst) {
+    orri_node *n = orri_node_get_kind(src, camera.id, ORRI_NODE_CAMERA, "orr_camera_move_to_scene");
+    if (!n || !dst) return (orr_camera){0};
+    if (n->parent) {
+        orri_misuse(src->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_move_to_scene: '%s' has a parent", n->label);
+        return (orr_camera){0};
+    }
+    orri_node copy = *n, *m;
+    uint32_t id = orri_node_alloc(dst, ORRI_NODE_CAMERA, &(orr_node_desc){.label = copy.label}, &m);
+    if (!id) return (orr_camera){0};
+    /* Everything travels, the floating-origin flag included: the destination
+     * engine's synchronisation decides the mode, as for any camera. */
+    uint64_t lv = m->local_version;
+    *m = copy;
+    m->parent = 0;
+    m->local_version = lv;
+    m->world_version = 0;
+    m->u.camera.version = orri_scene_next_version(dst);
+    if (!dst->active_camera) dst->active_camera = id;
+    orr_node_destroy(src, orr_camera_node(camera));
+    return (orr_camera){id};
 }
 
 orr_dvec3 orr_camera_get_position(orr_scene *s, orr_camera camera) {

@@ -132,6 +132,8 @@ const orr_dmat4 *orri_node_world(orr_scene *s, orri_node *n, uint64_t *version) 
     if (!valid) {
         orr_dmat4 local = local_matrix(n);
         n->world = parent_world ? orr_dmat4_mul(*parent_world, local) : local;
+        if (s->engine->matrix_f32) /* Babylon.js default precision, for comparisons */
+            for (int i = 0; i < 16; i++) n->world.m[i] = (double)(float)n->world.m[i];
         n->cached_local_version = n->local_version;
         n->cached_parent = n->parent;
         n->cached_parent_version = parent_version;
@@ -155,4 +157,49 @@ uint64_t orr_node_get_world_version(orr_scene *s, orr_node node) {
     uint64_t v = 0;
     if (n) orri_node_world(s, n, &v);
     return v;
+}
+
+orr_cell3 orri_node_cell(const orr_scene *s, const orri_node *n) {
+    for (int depth = 0; n->parent && depth < 65536; depth++) {
+        const orri_node *p = orri_pool_get(&s->nodes, n->parent);
+        if (!p) break;
+        n = p;
+    }
+    return n->cell;
+}
+
+void orr_node_set_cell(orr_scene *s, orr_node node, orr_cell3 cell) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_set_cell");
+    if (!n) return;
+    if (n->parent) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_cell: '%s' has a parent; only root nodes carry a cell",
+                    n->label);
+        return;
+    }
+    n->cell = cell;
+    orri_node_touch(s, n);
+}
+
+orr_cell3 orr_node_get_cell(const orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_cell");
+    return n ? orri_node_cell(s, n) : (orr_cell3){0, 0, 0};
+}
+
+void orr_node_set_world_position(orr_scene *s, orr_node node, orr_wpos p) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_set_world_position");
+    if (!n) return;
+    if (n->parent) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_world_position: '%s' has a parent", n->label);
+        return;
+    }
+    p = orr_wpos_make(p.cell, p.local);
+    n->cell = p.cell;
+    n->position = p.local;
+    orri_node_touch(s, n);
+}
+
+orr_wpos orr_node_get_world_position(orr_scene *s, orr_node node) {
+    orri_node *n = orri_node_get(s, node.id, "orr_node_get_world_position");
+    if (!n) return (orr_wpos){{0, 0, 0}, {0, 0, 0}};
+    return (orr_wpos){orri_node_cell(s, n), orr_dmat4_get_translation(*orri_node_world(s, n, NULL))};
 }

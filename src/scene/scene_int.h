@@ -15,8 +15,10 @@
 #include "core/core_int.h"
 #include "orrery/material.h"
 #include "orrery/scene.h"
+#include "orrery/wpos.h"
 
 typedef struct orri_engine_base orri_engine_base;
+struct orri_thin_instances; /* src/scene/thin_int.h */
 
 typedef enum orri_node_kind {
     ORRI_NODE_TRANSFORM = 0,
@@ -34,6 +36,10 @@ typedef struct orri_camera {
     double fov, znear, zfar;
     orr_arc_rotate_desc limits;
     uint64_t version; /* parameters (target, fov, clip, arc) */
+    /* Floating-origin mode: synchronised with the rendering engine before and
+     * after the before-render callbacks (renderer.c). When set, the view has
+     * no translation (the eye is the origin of the upload frame). */
+    bool use_floating_origin;
 } orri_camera;
 
 typedef struct orri_light {
@@ -49,6 +55,7 @@ typedef struct orri_mesh {
     orr_dbox local_box;
     orr_dsphere local_sphere;
     uint64_t version;      /* material assignment / visibility (structural) */
+    struct orri_thin_instances *thin; /* NULL unless the mesh has thin instances (thin_instances.c) */
 } orri_mesh;
 
 typedef struct orri_node {
@@ -58,6 +65,7 @@ typedef struct orri_node {
     orr_dvec3 position, rotation, scaling;
     orr_dquat quat;
     bool has_quat;
+    orr_cell3 cell;          /* root nodes only: integer cell (orrery/wpos.h) */
     uint64_t local_version;
     /* cache */
     orr_dmat4 world;
@@ -131,6 +139,7 @@ struct orr_scene {
 struct orri_engine_base {
     orri_ctx ctx;
     orr_scene *scenes;
+    bool matrix_f32;      /* ORR_MATRIX_FLOAT32: round world and view matrices */
 };
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
@@ -149,6 +158,10 @@ void orri_node_touch(orr_scene *s, orri_node *n);
 orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *cam);
 orr_dmat4 orri_camera_view(orr_scene *s, orri_node *cam);
 orr_dmat4 orri_camera_projection(orri_node *cam, double aspect);
+/* The cell a node's world matrix is relative to (its root ancestor's). */
+orr_cell3 orri_node_cell(const orr_scene *s, const orri_node *n);
+/* Eye as a world position (cell + local). */
+orr_wpos orri_camera_wpos(orr_scene *s, orri_node *cam);
 uint64_t orri_camera_version(orr_scene *s, orri_node *cam);
 uint32_t orri_scene_default_material(orr_scene *s);
 void orri_mesh_release(orr_scene *s, orri_node *n);

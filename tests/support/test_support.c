@@ -44,6 +44,12 @@ orr_engine *orr_test_engine(uint32_t width, uint32_t height, uint32_t msaa) {
     return e;
 }
 
+void orr_test_validation_hook(orr_engine_desc *d) {
+    pin_vulkan_modules();
+    d->validation = ORR_VALIDATION_ON;
+    d->on_validation_message = on_validation;
+}
+
 uint32_t orr_test_validation_messages(void) {
     uint32_t n = validation_count;
     validation_count = 0;

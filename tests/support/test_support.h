@@ -9,6 +9,8 @@
 /* Engine with validation ON; every validation message counts (see
  * orr_test_validation_messages). Fails the process (exit 1) when no device. */
 orr_engine *orr_test_engine(uint32_t width, uint32_t height, uint32_t msaa);
+/* Fills a desc so that its engine reports validation messages to the tests. */
+void orr_test_validation_hook(orr_engine_desc *d);
 /* Validation messages seen since the last call (resets the counter). */
 uint32_t orr_test_validation_messages(void);
 /* Installs the after-each hook: any validation message fails the test. */

@@ -1,0 +1,27 @@
+/* largeworld_int.h — the floating-origin module's function table. The engine
+ * holds a pointer to it (NULL when floating origin is off) and the renderer
+ * calls through it, so that no object file outside src/largeworld names the
+ * module's functions: a program that never uses orr_floating_origin links
+ * none of them (seeds/000 "dynamic-import gate", in C). */
+#ifndef ORRI_LARGEWORLD_INT_H
+#define ORRI_LARGEWORLD_INT_H
+
+#include "orrery/large_world.h"
+
+#define ORRI_LARGE_WORLD_MAGIC 0x4c574f52u /* "LWOR" */
+
+struct orr_large_world_module {
+    uint32_t magic;
+    /* Upload site 2: mesh world with the eye subtracted (cells as integers,
+     * then float64) before the float32 store. */
+    orr_mat4f (*pack_mesh_world)(const orr_dmat4 *world, orr_cell3 cell, const orr_wpos *eye);
+    /* A world-space point (lights, culling spheres) made eye-relative. */
+    orr_dvec3 (*relative_point)(orr_dvec3 p, orr_cell3 cell, const orr_wpos *eye);
+    /* A world matrix made eye-relative in float64 (shader-material site 4). */
+    orr_dmat4 (*relative_world)(const orr_dmat4 *world, orr_cell3 cell, const orr_wpos *eye);
+    /* The renderable wrapper: an eye-relative upload's key also carries the
+     * active camera's identity and version, so a camera move re-packs. */
+    uint64_t (*upload_key)(uint64_t base, uint64_t camera_key);
+};
+
+#endif
