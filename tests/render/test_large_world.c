@@ -155,6 +155,125 @@ TEST(camera_moved_between_engines_renders_in_each_mode) {
     orr_scene_destroy(ps);
 }
 
+
+/* ---- shader materials (site 4), behaviourally --------------------------------------------- */
+
+/* Colour = view distance / 100 (red), so the image measures the real distance. */
+static orr_material distance_material(orr_scene *s) {
+    orr_result r;
+    orr_material m = orr_shader_material_create(s, &(orr_shader_material_desc){
+        .vertex_source = "layout(location = 0) out float vDist;\n"
+                         "void main() {\n"
+                         "    vec4 v = worldView * vec4(position, 1.0);\n"
+                         "    vDist = length(v.xyz);\n"
+                         "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
+                         "}\n",
+        .fragment_source = "layout(location = 0) in float vDist;\n"
+                           "layout(location = 0) out vec4 fragColor;\n"
+                           "void main() { fragColor = vec4(vDist / 100.0, 0.0, 0.0, 1.0); }\n",
+        .label = "distance"}, &r);
+    CHECK(r == ORR_OK);
+    return m;
+}
+
+typedef struct shot { double red; uint32_t width_px; } shot;
+
+/* A 2 m box at (far, 0, far); a free camera on the diagonal at `dist` metres. */
+static shot shoot(orr_engine *e, double far, double dist, const uint8_t **sys_out, orr_scene **keep) {
+    orr_scene *s = new_scene(e);
+    orr_geometry g;
+    orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g);
+    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = distance_material(s), .position = {far, 0, far}});
+    orr_geometry_free(&g);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {far - dist, 0, far}, .target = {far, 0, far},
+                                                      .near = 0.1, .far = 1000});
+    orr_image8 img;
+    CHECK(orr_test_render(e, s, 2, &img));
+    shot r = {0, 0};
+    uint32_t y = img.height / 2;
+    double sum = 0;
+    for (uint32_t x = 0; x < img.width; x++) {
+        const uint8_t *p = img.rgb + 3 * ((size_t)y * img.width + x);
+        if (p[1] == 0 && p[0] > 0) r.width_px++, sum += p[0];
+    }
+    r.red = r.width_px ? sum / r.width_px : 0;
+    orr_test_image_free(&img);
+    if (sys_out) {
+        orri_scene_gpu *sg = s->render_state;
+        uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
+        *sys_out = sg->slots[slot].sys.mapped;
+    }
+    if (keep) *keep = s;
+    else orr_scene_destroy(s);
+    return r;
+}
+
+TEST(shader_material_distance_and_size_follow_real_distance) {
+    /* Far from the origin with floating origin on: 10 m and 20 m from the box. */
+    shot near = shoot(fo_engine, 5e6, 10, NULL, NULL), farther = shoot(fo_engine, 5e6, 20, NULL, NULL);
+    printf("shader material at 5e6: 10 m -> red %.1f width %u px; 20 m -> red %.1f width %u px\n", near.red,
+           near.width_px, farther.red, farther.width_px);
+    /* Distance colour ∝ real distance (front face ≈ 9 m and 19 m away → 23 and 48 levels). */
+    CHECK_NEAR(near.red, 9.0 / 100 * 255, 3);
+    CHECK_NEAR(farther.red, 19.0 / 100 * 255, 3);
+    /* On-screen width ∝ 1 / distance to the front face (9 m vs 19 m). */
+    CHECK_NEAR((double)near.width_px / farther.width_px, 19.0 / 9.0, 0.15);
+}
+
+TEST(shader_material_uniforms_share_one_frame) {
+    const uint8_t *sys;
+    orr_scene *s;
+    shoot(fo_engine, 5e6, 10, &sys, &s);
+    const float *m = (const float *)sys; /* world, view, projection, viewProjection, worldView, worldViewProjection */
+    const float *world = m, *view = m + 16, *vp = m + 48, *wv = m + 64, *wvp = m + 80, *eye = m + 96;
+    /* worldView == view · world and worldViewProjection == viewProjection · world (float32 rounding only). */
+    for (int c = 0; c < 4; c++)
+        for (int r = 0; r < 4; r++) {
+            double a = 0, b = 0;
+            for (int k = 0; k < 4; k++) a += view[k * 4 + r] * world[c * 4 + k], b += vp[k * 4 + r] * world[c * 4 + k];
+            CHECK_NEAR(wv[c * 4 + r], a, 1e-3);
+            CHECK_NEAR(wvp[c * 4 + r], b, 1e-3);
+        }
+    CHECK(fabs(world[12] - (-0.0)) < 20 && fabs(world[12]) > 5); /* eye-relative: 10 m, not 5e6 */
+    CHECK(eye[0] == 0 && eye[1] == 0 && eye[2] == 0);          /* cameraPosition: the eye is the origin */
+    orr_scene_destroy(s);
+    /* Control: without floating origin the eye and the world are absolute. */
+    shoot(plain_engine, 5e6, 10, &sys, &s);
+    m = (const float *)sys;
+    CHECK(fabs(m[96] - (5e6 - 10)) < 1);
+    CHECK(fabs(m[12] - 5e6) < 1);
+    orr_scene_destroy(s);
+}
+
+/* At 10^15 m (cells), a vertex 1 cm beyond an object 5 cm in front of the eye
+ * lands within 1 µm of its exact view-space position, computed from exactly
+ * the bytes the engine uploaded (world from the object buffer, view from the
+ * scene block) in float32 as the GPU does. */
+TEST(view_space_within_a_micrometre_at_1e15) {
+    orr_scene *s = new_scene(fo_engine);
+    int64_t c = (int64_t)(1e15 / ORR_CELL_SIZE);
+    double local = 1e15 - (double)c * ORR_CELL_SIZE;
+    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.position = {local, 0, 0},
+                                                                      .target = {local + 1, 0, 0}, .near = 0.01});
+    orr_node_set_cell(s, orr_camera_node(cam), (orr_cell3){c, 0, 0});
+    orr_geometry g;
+    orr_geometry_build_box(&(orr_box_desc){.size = 0.02}, NULL, &g);
+    orr_mesh box = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g});
+    orr_geometry_free(&g);
+    orr_node_set_world_position(s, orr_mesh_node(box), orr_wpos_make((orr_cell3){c, 0, 0}, (orr_dvec3){local + 0.05, 0, 0}));
+    CHECK(orr_engine_render(fo_engine, s) == ORR_OK);
+    const orri_gpu_object *o = last_object(fo_engine, s, 0);
+    const orri_gpu_scene *u = last_scene_ubo(fo_engine, s);
+    float v[4] = {0.01f, 0, 0, 1}, w[4], vs[4];
+    for (int r = 0; r < 4; r++) w[r] = o->world.m[r] * v[0] + o->world.m[4 + r] * v[1] + o->world.m[8 + r] * v[2] + o->world.m[12 + r] * v[3];
+    for (int r = 0; r < 4; r++) vs[r] = u->view.m[r] * w[0] + u->view.m[4 + r] * w[1] + u->view.m[8 + r] * w[2] + u->view.m[12 + r] * w[3];
+    /* Looking along +X (left-handed): view z is the distance along the axis, exactly 0.06 m. */
+    printf("1e15 m with cells: view-space z %.12f (exact 0.06), x %.3g, y %.3g\n", vs[2], vs[0], vs[1]);
+    CHECK(fabs(vs[2] - 0.06) < 1e-6);
+    CHECK(fabs(vs[0]) < 1e-6 && fabs(vs[1]) < 1e-6);
+    orr_scene_destroy(s);
+}
+
 /* ---- images ------------------------------------------------------------------------------ */
 
 static void render_grid(orr_engine *e, double offset, orr_cell3 cell, orr_image8 *out) {
