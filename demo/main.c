@@ -1,16 +1,25 @@
-/* orrery-demo — renders the showcase scene to a PNG and says where it went.
+/* orrery-demo — renders the showcase scene to a PNG and says where it went,
+ * or shows it in a window with the camera slowly orbiting.
  *
- *     orrery-demo [--out PATH] [--width W --height H] [--msaa 1|4] [--window]
+ *     orrery-demo [--out PATH] [--width W --height H] [--msaa 1|4]
+ *                 [--window [--frames N] [--no-vsync]]
+ *
+ * --window opens a window when there is a display (and this build has GLFW);
+ * otherwise it says why and writes the PNG instead. --frames N closes the
+ * window after N frames (tests). ORR_VALIDATION_FATAL=1 makes the exit status
+ * non-zero (3) when the validation layer reported anything.
  *
  * The showcase holds what Orrery can do so far: Babylon.js standard
  * materials under hemispheric, directional, point and spot lights, a box
  * grid, primitives from every builder, a transparent mesh, fog.
  */
 #include <orrery/orrery.h>
+#include <orrery/window.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static orr_mesh add(orr_scene *s, orr_result (*build)(const void *, const orr_allocator *, orr_geometry *),
                     const void *desc, orr_dvec3 pos, orr_material m, const char *label) {
@@ -27,8 +36,8 @@ static orr_material std_mat(orr_scene *s, orr_color3 diffuse, orr_color3 specula
         .diffuse = diffuse, .specular = specular, .specular_set = true, .label = label});
 }
 
-static void build_showcase(orr_scene *s) {
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
+static orr_camera build_showcase(orr_scene *s) {
+    orr_camera camera = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
         .alpha = 0.785398, .beta = 1.0, .radius = 30, .target = {0, 1, 0}, .near = 0.5, .far = 500, .label = "camera"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4,
                                           .ground_color = {0.05, 0.05, 0.1}, .label = "sky"});
@@ -59,30 +68,38 @@ static void build_showcase(orr_scene *s) {
     add(s, BUILD(orr_geometry_build_cylinder), &(orr_cylinder_desc){.height = 5, .diameter = 2.5, .tessellation = 48},
         (orr_dvec3){10, 2.5, -10}, glass, "glass cylinder");
     orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.012, .color = {0.05, 0.05, 0.08}});
+    return camera;
 }
 
-int main(int argc, char **argv) {
-    const char *out = "out/showcase.png";
-    orr_engine_desc desc = {.width = 1280, .height = 720, .msaa = 4, .label = "demo"};
-    bool window = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--width") && i + 1 < argc) desc.width = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--height") && i + 1 < argc) desc.height = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--msaa") && i + 1 < argc) desc.msaa = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--window")) window = true;
-        else { fprintf(stderr, "usage: %s [--out PATH] [--width W] [--height H] [--msaa 1|4] [--window]\n", argv[0]); return 2; }
+static void count_validation(const char *message, void *user) { ++*(unsigned *)user; }
+
+static double seconds(void) {
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Renders and presents until the window closes (or after `frames` frames when
+ * non-zero), orbiting the arc-rotate camera at 0.2 rad/s. */
+static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera camera, orr_window *win, long frames) {
+    double alpha, beta, radius, start = seconds();
+    orr_camera_get_arc(scene, camera, &alpha, &beta, &radius);
+    orr_result r = ORR_OK;
+    long n = 0;
+    while (r == ORR_OK && !orr_window_should_close(win) && (frames <= 0 || n < frames)) {
+        orr_window_poll(win);
+        orr_camera_set_arc(scene, camera, alpha + 0.2 * (seconds() - start), beta, radius);
+        r = orr_engine_render(engine, scene);
+        if (r == ORR_OK) r = orr_window_present(win);
+        n++;
     }
-    if (window) fprintf(stderr, "orrery-demo: --window is not built yet; rendering to a PNG instead\n");
-    orr_engine *engine;
-    orr_result r = orr_engine_create(&desc, &engine);
-    if (r != ORR_OK) {
-        fprintf(stderr, "orrery-demo: %s\n", orr_engine_last_error(NULL));
-        return 1;
-    }
-    orr_scene *scene;
-    r = orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}, .label = "showcase"}, &scene);
-    if (r == ORR_OK) build_showcase(scene);
+    double elapsed = seconds() - start;
+    if (r == ORR_OK) printf("orrery-demo: presented %ld frames in %.1f s (%.1f fps)\n", n, elapsed, n / (elapsed > 0 ? elapsed : 1));
+    return r;
+}
+
+static orr_result write_png(orr_engine *engine, orr_scene *scene, const char *out) {
+    orr_result r = ORR_OK;
     for (int f = 0; r == ORR_OK && f < 3; f++) r = orr_engine_render(engine, scene);
     char *slash = strrchr(out, '/');
     if (slash && slash != out) {
@@ -91,14 +108,57 @@ int main(int argc, char **argv) {
         mkdir(dir, 0755);
     }
     if (r == ORR_OK) r = orr_engine_save_png(engine, out);
-    if (r != ORR_OK) {
-        fprintf(stderr, "orrery-demo: %s\n", orr_engine_last_error(engine));
-        orr_engine_destroy(engine);
-        return 1;
-    }
+    if (r != ORR_OK) return r;
     orr_device_info info = orr_engine_device_info(engine);
     printf("orrery-demo: rendered the showcase scene (%ux%u, %ux MSAA) on %s\n", info.width, info.height, info.msaa, info.name);
     printf("orrery-demo: wrote %s\n", out);
+    return ORR_OK;
+}
+
+int main(int argc, char **argv) {
+    const char *out = "out/showcase.png";
+    unsigned validation_messages = 0;
+    orr_engine_desc desc = {.width = 1280, .height = 720, .msaa = 4, .label = "demo",
+                            .on_validation_message = count_validation, .validation_user = &validation_messages};
+    bool window = false;
+    long frames = 0;
+    orr_vsync vsync = ORR_VSYNC_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--width") && i + 1 < argc) desc.width = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--height") && i + 1 < argc) desc.height = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--msaa") && i + 1 < argc) desc.msaa = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--window")) window = true;
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--no-vsync")) vsync = ORR_VSYNC_OFF;
+        else {
+            fprintf(stderr, "usage: %s [--out PATH] [--width W] [--height H] [--msaa 1|4] [--window [--frames N] [--no-vsync]]\n", argv[0]);
+            return 2;
+        }
+    }
+    orr_engine *engine;
+    orr_result r = orr_engine_create(&desc, &engine);
+    if (r != ORR_OK) {
+        fprintf(stderr, "orrery-demo: %s\n", orr_engine_last_error(NULL));
+        return 1;
+    }
+    orr_scene *scene;
+    orr_camera camera = {0};
+    r = orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}, .label = "showcase"}, &scene);
+    if (r == ORR_OK) camera = build_showcase(scene);
+    orr_window *win = NULL;
+    if (r == ORR_OK && window) {
+        if (orr_window_create(engine, &(orr_window_desc){.title = "Orrery showcase", .vsync = vsync}, &win) != ORR_OK)
+            fprintf(stderr, "orrery-demo: no window (%s); rendering to a PNG instead\n", orr_engine_last_error(engine));
+    }
+    if (r == ORR_OK) r = win ? run_window(engine, scene, camera, win, frames) : write_png(engine, scene, out);
+    if (r != ORR_OK) fprintf(stderr, "orrery-demo: %s\n", orr_engine_last_error(engine));
+    orr_window_destroy(win);
     orr_engine_destroy(engine);
-    return 0;
+    const char *fatal = getenv("ORR_VALIDATION_FATAL");
+    if (validation_messages && fatal && *fatal && strcmp(fatal, "0") != 0) {
+        fprintf(stderr, "orrery-demo: %u validation messages (ORR_VALIDATION_FATAL is set)\n", validation_messages);
+        return 3;
+    }
+    return r == ORR_OK ? 0 : 1;
 }

@@ -9,11 +9,16 @@
 #define ORRERY_ORRERY_H
 
 #include "orrery/core.h"
+#include "orrery/double_single.h"
 #include "orrery/engine.h"
 #include "orrery/geometry.h"
 #include "orrery/handedness.h"
+#include "orrery/instances.h"
 #include "orrery/material.h"
 #include "orrery/math.h"
+#include "orrery/rebase.h"
 #include "orrery/scene.h"
+#include "orrery/window.h"
+#include "orrery/wpos.h"
 
 #endif

@@ -77,15 +77,22 @@ static const VkDebugUtilsMessengerCreateInfoEXT *messenger_info(orri_gpu *gpu, V
 }
 
 static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
-    const char *exts[4];
+    const char *exts[8];
     uint32_t ext_count = 0;
     gpu->debug_utils = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (gpu->debug_utils) exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 #ifdef ORR_HAVE_GLFW
-    /* Surface extensions for the optional window; harmless when unused. */
-    if (has_instance_ext("VK_KHR_surface")) exts[ext_count++] = "VK_KHR_surface";
-    if (has_instance_ext("VK_KHR_xcb_surface")) exts[ext_count++] = "VK_KHR_xcb_surface";
-    else if (has_instance_ext("VK_KHR_xlib_surface")) exts[ext_count++] = "VK_KHR_xlib_surface";
+    /* Surface extensions for the optional window (src/window), enabled here
+     * because the instance exists before any window; harmless when unused.
+     * Both X11 ones when offered: GLFW asks for xcb when libX11-xcb loads and
+     * for xlib otherwise, and it is not initialised yet to ask (that would
+     * need a display). Not Wayland: Debian's GLFW 3.3 is X11 only, and with
+     * VK_KHR_wayland_surface Mesa prints XDG_RUNTIME_DIR errors headless.
+     * window_glfw.c's SURFACE_EXTS lists the same names. */
+    static const char *const surface_exts[] = {"VK_KHR_surface", "VK_KHR_xcb_surface", "VK_KHR_xlib_surface"};
+    if (has_instance_ext(surface_exts[0]))
+        for (size_t i = 0; i < sizeof surface_exts / sizeof *surface_exts; i++)
+            if (has_instance_ext(surface_exts[i])) exts[ext_count++] = surface_exts[i];
 #endif
     gpu->validation = desc->validation && has_layer(VALIDATION_LAYER);
     if (desc->validation && !gpu->validation)
@@ -151,7 +158,7 @@ static bool suitable(VkPhysicalDevice pd) {
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
     vkGetPhysicalDeviceFeatures2(pd, &f);
-    return f13.dynamicRendering && f13.synchronization2 && find_queue(pd) != UINT32_MAX;
+    return f13.dynamicRendering && f13.synchronization2 && f13.maintenance4 && find_queue(pd) != UINT32_MAX;
 }
 
 static orr_result pick_device(orri_gpu *gpu, const char *want) {
@@ -192,6 +199,7 @@ static orr_result create_device(orri_gpu *gpu) {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
         .dynamicRendering = VK_TRUE,
         .synchronization2 = VK_TRUE,
+        .maintenance4 = VK_TRUE, /* glslc's vulkan1.3 compute shaders use LocalSizeId */
     };
     VkPhysicalDeviceVulkan12Features f12 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,

@@ -107,7 +107,7 @@ typedef struct orri_slot {
     VkCommandBuffer opaque, transparent;
     uint64_t recorded_epoch;
     uint32_t *transparent_order; uint32_t transparent_count; /* as recorded */
-    uint64_t *uploaded;    /* per draw: the key last uploaded */
+    uint64_t *uploaded;    /* per draw: world, material and camera keys last uploaded */
     uint8_t *visible;      /* per draw: instance count written to `indirect` */
     uint64_t scene_key;
 } orri_slot;

@@ -391,7 +391,7 @@ static orr_result ensure_slot_capacity(orr_engine *e, orri_scene_gpu *sg, orri_s
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(VkDrawIndexedIndirectCommand),
                                VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, ORRI_MEM_HOST, "draw arguments", &indirect);
-    uint64_t *uploaded = r == ORR_OK ? orri_alloc(a, (size_t)cap * 2 * sizeof *uploaded) : NULL;
+    uint64_t *uploaded = r == ORR_OK ? orri_alloc(a, (size_t)cap * 3 * sizeof *uploaded) : NULL;
     uint8_t *visible = uploaded ? orri_alloc(a, cap) : NULL;
     if (!visible) {
         orri_free(a, uploaded);
@@ -483,15 +483,24 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
             sl->visible[i] = vis;
             e->gpu.bytes_uploaded += sizeof *args;
         }
-        /* Eye-relative uploads also depend on the camera (the FO wrapper). */
-        uint64_t k0 = d->shader ? mix(wv, fv->camera_version) : e->lw ? e->lw->upload_key(wv, fv->camera_version) : wv;
-        uint64_t k1 = m->version;
-        if (sl->uploaded[2 * i] == k0 && sl->uploaded[2 * i + 1] == k1) continue;
-        sl->uploaded[2 * i] = k0, sl->uploaded[2 * i + 1] = k1;
+        /* Keys: world version, material version, and — for uploads that depend
+         * on the eye (floating origin, shader-material system blocks) — the
+         * camera's identity + version (the FO wrapper of seeds/000). */
+        uint64_t *key = &sl->uploaded[3 * i];
+        bool eye_dep = d->shader || e->lw;
+        uint64_t kc = eye_dep ? fv->camera_version : 0;
+        if (key[0] == wv && key[1] == m->version && key[2] == kc) continue;
+        bool only_camera = key[0] == wv && key[1] == m->version;
+        key[0] = wv, key[1] = m->version, key[2] = kc;
         if (d->shader) {
             pack_system(e, fv, world, cell, sys + (size_t)i * ORRI_SHADER_STRIDE);
             pack_user(m->shader, sys + (size_t)i * ORRI_SHADER_STRIDE + ORRI_SYS_BLOCK);
             e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
+        } else if (only_camera) {
+            /* Only the eye moved: the eye-relative translation is all that changes. */
+            orr_mat4f w = e->lw->pack_mesh_world(world, cell, &fv->eye_w);
+            memcpy(&objects[i].world.m[12], &w.m[12], 3 * sizeof(float));
+            e->gpu.bytes_uploaded += 3 * sizeof(float);
         } else {
             pack_object(e, fv, s, world, n, m, &objects[i]);
             e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
@@ -723,7 +732,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     r = ensure_slot_capacity(e, sg, sl);
     if (r != ORR_OK) return r;
     if (sl->recorded_epoch != sg->epoch) {
-        memset(sl->uploaded, 0, (size_t)sl->object_capacity * 2 * sizeof *sl->uploaded);
+        memset(sl->uploaded, 0, (size_t)sl->object_capacity * 3 * sizeof *sl->uploaded);
         memset(sl->visible, 0xff, sl->object_capacity); /* rewrite every draw argument */
     }
     update_scene_ubo(e, s, sl, &fv);

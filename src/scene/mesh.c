@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "scene/scene_int.h"
+#include "scene/thin_int.h"
 
 static orr_result copy_geometry(const orr_geometry *src, const orr_allocator *a, orr_geometry *dst) {
     uint32_t with = (src->normals ? ORR_GEOMETRY_NORMALS : 0) | (src->uvs ? ORR_GEOMETRY_UVS : 0) |
@@ -58,7 +59,9 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
 }
 
 void orri_mesh_release(orr_scene *s, orri_node *n) {
-    if (n->kind == ORRI_NODE_MESH) orr_geometry_free(&n->u.mesh.geometry);
+    if (n->kind != ORRI_NODE_MESH) return;
+    orri_thin_release(s, n);
+    orr_geometry_free(&n->u.mesh.geometry);
 }
 
 orr_node orr_mesh_node(orr_mesh mesh) { return (orr_node){mesh.id}; }

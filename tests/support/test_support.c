@@ -56,8 +56,6 @@ uint32_t orr_test_validation_messages(void) {
     return n;
 }
 
-static int after_each(void) { return orr_test_validation_messages() ? 1 : 0; }
-void orr_test_fail_on_validation(void) { orr_test_after_each_ = after_each; }
 
 bool orr_test_load_png(const char *path, orr_image8 *out) {
     int w, h, c;

@@ -13,8 +13,11 @@ orr_engine *orr_test_engine(uint32_t width, uint32_t height, uint32_t msaa);
 void orr_test_validation_hook(orr_engine_desc *d);
 /* Validation messages seen since the last call (resets the counter). */
 uint32_t orr_test_validation_messages(void);
-/* Installs the after-each hook: any validation message fails the test. */
-void orr_test_fail_on_validation(void);
+/* Installs the after-each hook of the including test file (harness.h must be
+ * included first): any validation message fails the running test. A macro,
+ * because the harness's hook is per translation unit. */
+static inline int orr_test_validation_after_each_(void) { return orr_test_validation_messages() ? 1 : 0; }
+#define orr_test_fail_on_validation() ((void)(orr_test_after_each_ = orr_test_validation_after_each_))
 
 typedef struct orr_image8 { uint32_t width, height; uint8_t *rgb; } orr_image8; /* RGB, top row first */
 bool orr_test_load_png(const char *path, orr_image8 *out);

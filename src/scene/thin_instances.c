@@ -1,0 +1,656 @@
+/* thin_instances.c — the CPU data model of thin instances (seeds/003_*,
+ * "Functions — CPU Data Model"): per-mesh float32 matrices and RGBA colours,
+ * versions, dirty ranges and bounds. Pure CPU: never touches Vulkan; the
+ * renderer reads the state through scene/thin_int.h.
+ *
+ * Invariants:
+ * - count <= capacity; matrices holds capacity × 16 floats, colors (when not
+ *   NULL) capacity × 4; slots past count are defined (zero matrix = parked,
+ *   white colour), so the GPU copy of the whole capacity is always defined.
+ * - Every mutation of a stream marks the changed instances dirty and bumps
+ *   that stream's version (from the scene counter: never a value seen
+ *   before); a change of the active count bumps draw_version. Reads never
+ *   bump. set_draw_count bumps only draw_version (seeds/003: "count-only").
+ * - A failed allocation changes nothing observable: arrays are grown with
+ *   realloc one by one and `capacity` is updated only when all succeeded
+ *   (a larger block left behind by a partial success is harmless).
+ * - Growth and colour-stream creation bump capacity_version and mark the
+ *   whole capacity dirty: the renderer replaces the GPU buffer and fills it.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "orrery/instances.h"
+#include "scene/thin_int.h"
+
+#define MAX_CAPACITY (1u << 30) /* 64 GiB of matrices: far past any device */
+
+static const float white[4] = {1, 1, 1, 1};
+
+/* ---- lookups ------------------------------------------------------------------- */
+static orri_node *mesh_node(const orr_scene *s, orr_mesh mesh, const char *what) {
+    if (!s) {
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        return NULL;
+    }
+    return orri_node_get_kind(s, mesh.id, ORRI_NODE_MESH, what);
+}
+
+/* The thin state of a mesh that must have one (misuse otherwise). */
+static orri_thin_instances *need_thin(const orr_scene *s, orr_mesh mesh, orri_node **node, const char *what) {
+    orri_node *n = mesh_node(s, mesh, what);
+    if (!n) return NULL;
+    if (!n->u.mesh.thin) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+                    "%s: mesh '%s' has no thin instances (orr_instances_set, _add or _reserve first)", what, n->label);
+        return NULL;
+    }
+    if (node) *node = n;
+    return n->u.mesh.thin;
+}
+
+static bool check_index(const orr_scene *s, const orri_node *n, uint32_t index, uint32_t limit, const char *what) {
+    if (index < limit) return true;
+    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: instance %u out of range (mesh '%s' has %u)", what, index, n->label,
+                limit);
+    return false;
+}
+
+static bool check_count(const orr_scene *s, const orri_node *n, const orri_thin_instances *t, uint32_t count,
+                        const char *what) {
+    if (count <= t->capacity) return true;
+    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: count %u is past the capacity %u of mesh '%s' (orr_instances_reserve)",
+                what, count, t->capacity, n->label);
+    return false;
+}
+
+static bool check_setup(const orr_scene *s, const orri_node *n, const orri_thin_instances *t, const char *what) {
+    if (!t->registered) return true;
+    orri_misuse(s->ctx, ORRI_MSG_IN_USE, "%s: mesh '%s' is already registered (call it before the first render)",
+                what, n->label);
+    return false;
+}
+
+/* ---- dirty tracking ------------------------------------------------------------ */
+static void bit_set_range(uint64_t *bits, uint32_t b, uint32_t e) {
+    for (uint32_t i = b; i < e;) {
+        uint32_t w = i >> 6, o = i & 63u, n = e - i < 64u - o ? e - i : 64u - o;
+        bits[w] |= (n == 64u ? ~0ull : ((1ull << n) - 1u)) << o;
+        i += n;
+    }
+}
+
+/* First index in [i, end) whose bit equals `value`, or `end`. */
+static uint32_t bit_find(const uint64_t *bits, uint32_t i, uint32_t end, bool value) {
+    while (i < end) {
+        uint64_t w = bits[i >> 6];
+        if (!value) w = ~w;
+        w &= ~0ull << (i & 63u);
+        if (w) {
+            uint32_t r = (i & ~63u) + (uint32_t)__builtin_ctzll(w);
+            return r < end ? r : end;
+        }
+        i = (i & ~63u) + 64u;
+    }
+    return end;
+}
+
+static void merge_smallest_gap(orri_thin_dirty *d) {
+    uint32_t best = 1;
+    for (uint32_t i = 2; i < d->range_count; i++)
+        if (d->ranges[i].begin - d->ranges[i - 1].end < d->ranges[best].begin - d->ranges[best - 1].end) best = i;
+    d->ranges[best - 1].end = d->ranges[best].end;
+    memmove(&d->ranges[best], &d->ranges[best + 1], (d->range_count - best - 1) * sizeof d->ranges[0]);
+    d->range_count--;
+}
+
+/* Range mode overflowed: move the ranges into a bitmap of `capacity` bits.
+ * False when the bitmap cannot be allocated (the caller merges instead). */
+static bool to_bitmap(const orr_allocator *a, orri_thin_dirty *d, uint32_t capacity) {
+    uint32_t words = (capacity + 63u) / 64u;
+    if (d->bit_words < words) {
+        uint64_t *bits = orri_realloc(a, d->bits, (size_t)words * sizeof *bits);
+        if (!bits) return false;
+        d->bits = bits;
+        d->bit_words = words;
+    }
+    memset(d->bits, 0, (size_t)words * sizeof *d->bits);
+    for (uint32_t i = 0; i < d->range_count; i++) bit_set_range(d->bits, d->ranges[i].begin, d->ranges[i].end);
+    d->range_count = 0;
+    d->bitmap = true;
+    return true;
+}
+
+/* Insert [b, e) into the sorted range list, merging overlapping or adjacent. */
+static void range_insert(orri_thin_dirty *d, uint32_t b, uint32_t e) {
+    orri_thin_range out[ORRI_THIN_DIRTY_RANGES + 2];
+    uint32_t n = 0;
+    bool placed = false;
+    for (uint32_t i = 0; i < d->range_count; i++) {
+        orri_thin_range r = d->ranges[i];
+        if (r.end < b) {
+            out[n++] = r;
+        } else if (r.begin > e) {
+            if (!placed) out[n++] = (orri_thin_range){b, e}, placed = true;
+            out[n++] = r;
+        } else {
+            b = r.begin < b ? r.begin : b;
+            e = r.end > e ? r.end : e;
+        }
+    }
+    if (!placed) out[n++] = (orri_thin_range){b, e};
+    memcpy(d->ranges, out, n * sizeof out[0]);
+    d->range_count = n;
+}
+
+/* Everything in [0, e) dirty: back to one exact range. */
+static void dirty_mark_all(orri_thin_dirty *d, uint32_t e) {
+    d->bitmap = false;
+    d->range_count = e ? 1 : 0;
+    d->ranges[0] = (orri_thin_range){0, e};
+    d->lo = 0;
+    d->hi = e;
+}
+
+static void dirty_mark(const orr_allocator *a, orri_thin_dirty *d, uint32_t capacity, uint32_t b, uint32_t e) {
+    if (b >= e) return;
+    d->lo = d->lo == d->hi ? b : (b < d->lo ? b : d->lo);
+    d->hi = e > d->hi ? e : d->hi;
+    if (d->bitmap) {
+        bit_set_range(d->bits, b, e);
+        return;
+    }
+    range_insert(d, b, e); /* into the spare slot at worst */
+    /* One range too many: to the bitmap (exact), or merge (conservative). */
+    if (d->range_count > ORRI_THIN_DIRTY_RANGES && !to_bitmap(a, d, capacity)) merge_smallest_gap(d);
+}
+
+/* [0, count) dirty: back to one exact range when nothing lies past it. */
+static void dirty_mark_prefix(const orr_allocator *a, orri_thin_dirty *d, uint32_t capacity, uint32_t count) {
+    if (d->lo == d->hi || d->hi <= count)
+        dirty_mark_all(d, count);
+    else
+        dirty_mark(a, d, capacity, 0, count);
+}
+
+static void dirty_free(const orr_allocator *a, orri_thin_dirty *d) {
+    orri_free(a, d->bits);
+    memset(d, 0, sizeof *d);
+}
+
+/* The next run of marked instances at or after `from`, within [0, limit). */
+static bool next_run(const orri_thin_dirty *d, uint32_t from, uint32_t limit, uint32_t *b, uint32_t *e) {
+    if (d->bitmap) {
+        uint32_t end = limit < d->bit_words * 64u ? limit : d->bit_words * 64u;
+        *b = bit_find(d->bits, from, end, true);
+        if (*b >= end) return false;
+        *e = bit_find(d->bits, *b, end, false);
+        return true;
+    }
+    for (uint32_t i = 0; i < d->range_count; i++) {
+        if (d->ranges[i].end <= from) continue;
+        *b = d->ranges[i].begin > from ? d->ranges[i].begin : from;
+        *e = d->ranges[i].end < limit ? d->ranges[i].end : limit;
+        return *b < *e;
+    }
+    return false;
+}
+
+/* ---- versions ------------------------------------------------------------------ */
+static void mark(orr_scene *s, orri_thin_instances *t, int stream, uint32_t b, uint32_t e) {
+    dirty_mark(&s->ctx->allocator, &t->dirty[stream], t->capacity, b, e);
+    if (stream == ORRI_THIN_MATRICES)
+        t->version = orri_scene_next_version(s);
+    else
+        t->color_version = orri_scene_next_version(s);
+}
+
+static void set_active_count(orr_scene *s, orri_thin_instances *t, uint32_t count) {
+    if (t->count == count) return;
+    t->count = count;
+    t->draw_version = orri_scene_next_version(s);
+}
+
+/* New arrays (grown or created): the renderer replaces the GPU buffers. */
+static void arrays_replaced(orr_scene *s, orri_thin_instances *t) {
+    t->capacity_version = orri_scene_next_version(s);
+    t->capacity_changed = true;
+    dirty_mark_all(&t->dirty[ORRI_THIN_MATRICES], t->capacity);
+    t->version = orri_scene_next_version(s);
+    if (t->colors) {
+        dirty_mark_all(&t->dirty[ORRI_THIN_COLORS], t->capacity);
+        t->color_version = orri_scene_next_version(s);
+    }
+}
+
+/* ---- storage ------------------------------------------------------------------- */
+/* 16, then doubling, until `need` fits; 0 past MAX_CAPACITY. */
+static uint32_t next_capacity(uint32_t current, uint32_t need) {
+    if (need > MAX_CAPACITY) return 0;
+    uint32_t c = current ? current : ORRI_THIN_INITIAL_CAPACITY;
+    while (c < need) c *= 2;
+    return c;
+}
+
+static void fill_colors(float *colors, uint32_t b, uint32_t e) {
+    for (uint32_t i = b; i < e; i++) memcpy(colors + (size_t)i * 4, white, sizeof white);
+}
+
+/* Grows every array to `cap` (> capacity). Nothing changes on failure. */
+static orr_result grow(orr_scene *s, orri_thin_instances *t, uint32_t cap, const char *what) {
+    const orr_allocator *a = &s->ctx->allocator;
+    float *m = orri_realloc(a, t->matrices, (size_t)cap * 16 * sizeof(float));
+    if (!m) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: growing to %u instances", what, cap);
+    t->matrices = m;
+    if (t->colors) {
+        float *c = orri_realloc(a, t->colors, (size_t)cap * 4 * sizeof(float));
+        if (!c) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: growing colours to %u", what, cap);
+        t->colors = c;
+        fill_colors(t->colors, t->capacity, cap);
+    }
+    memset(t->matrices + (size_t)t->capacity * 16, 0, (size_t)(cap - t->capacity) * 16 * sizeof(float));
+    for (int i = 0; i < ORRI_THIN_STREAMS; i++) { /* bitmaps are re-made at the new size */
+        orri_free(a, t->dirty[i].bits);
+        t->dirty[i].bits = NULL;
+        t->dirty[i].bit_words = 0;
+        t->dirty[i].bitmap = false;
+    }
+    t->capacity = cap;
+    arrays_replaced(s, t);
+    return ORR_OK;
+}
+
+/* The thin state of `n`, created (capacity `cap`) when absent. */
+static orr_result ensure_thin(orr_scene *s, orri_node *n, uint32_t cap, orri_thin_instances **out, const char *what) {
+    if (n->u.mesh.thin) {
+        *out = n->u.mesh.thin;
+        return ORR_OK;
+    }
+    const orr_allocator *a = &s->ctx->allocator;
+    orri_thin_instances *t = orri_alloc(a, sizeof *t);
+    if (!t) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: thin-instance state", what);
+    t->matrices = orri_alloc(a, (size_t)cap * 16 * sizeof(float));
+    if (!t->matrices) {
+        orri_free(a, t);
+        return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instance matrices", what, cap);
+    }
+    t->capacity = cap;
+    t->draw_version = orri_scene_next_version(s);
+    arrays_replaced(s, t);
+    n->u.mesh.thin = t;
+    n->u.mesh.version = orri_scene_next_version(s); /* vertex layout changes */
+    *out = t;
+    return ORR_OK;
+}
+
+/* The thin state of `n` with room for `need` instances: created (capacity
+ * 16 or more) or grown by doubling. Nothing changes on failure. */
+static orr_result fit(orr_scene *s, orri_node *n, uint32_t need, orri_thin_instances **out, const char *what) {
+    orri_thin_instances *t = n->u.mesh.thin;
+    uint32_t cap = next_capacity(t ? t->capacity : 0, need);
+    if (!cap) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instances is past the limit", what, need);
+    if (!t) return ensure_thin(s, n, cap, out, what);
+    *out = t;
+    return cap > t->capacity ? grow(s, t, cap, what) : ORR_OK;
+}
+
+static orr_result ensure_colors(orr_scene *s, orri_node *n, orri_thin_instances *t, const char *what) {
+    if (t->colors) return ORR_OK;
+    t->colors = orri_alloc(&s->ctx->allocator, (size_t)t->capacity * 4 * sizeof(float));
+    if (!t->colors)
+        return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instance colours", what, t->capacity);
+    fill_colors(t->colors, 0, t->capacity);
+    arrays_replaced(s, t);
+    n->u.mesh.version = orri_scene_next_version(s); /* instanceColor attribute appears */
+    return ORR_OK;
+}
+
+void orri_thin_release(orr_scene *s, orri_node *n) {
+    orri_thin_instances *t = orri_thin_of(n);
+    if (!t) return;
+    const orr_allocator *a = &s->ctx->allocator;
+    if (t->render_state_release) t->render_state_release(s, t);
+    for (int i = 0; i < ORRI_THIN_STREAMS; i++) dirty_free(a, &t->dirty[i]);
+    orri_free(a, t->matrices);
+    orri_free(a, t->colors);
+    orri_free(a, t);
+    n->u.mesh.thin = NULL;
+}
+
+/* ---- matrices ------------------------------------------------------------------ */
+orr_result orr_instances_set(orr_scene *s, orr_mesh mesh, const float *matrices, uint32_t count) {
+    static const char what[] = "orr_instances_set";
+    orri_node *n = mesh_node(s, mesh, what);
+    if (!n) return ORR_ERROR_INVALID_HANDLE;
+    if (count && !matrices) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: matrices is NULL with count %u", what, count);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    orri_thin_instances *t;
+    orr_result r = fit(s, n, count, &t, what);
+    if (r != ORR_OK) return r;
+    if (count) memmove(t->matrices, matrices, (size_t)count * 16 * sizeof(float)); /* may be our own array */
+    dirty_mark_prefix(&s->ctx->allocator, &t->dirty[ORRI_THIN_MATRICES], t->capacity, count);
+    t->version = orri_scene_next_version(s);
+    set_active_count(s, t, count);
+    return ORR_OK;
+}
+
+orr_result orr_instances_add(orr_scene *s, orr_mesh mesh, orr_mat4f matrix, uint32_t *index) {
+    static const char what[] = "orr_instances_add";
+    orri_node *n = mesh_node(s, mesh, what);
+    if (!n) return ORR_ERROR_INVALID_HANDLE;
+    orri_thin_instances *t = n->u.mesh.thin;
+    orr_result r = fit(s, n, t ? t->count + 1u : 1u, &t, what);
+    if (r != ORR_OK) return r;
+    uint32_t i = t->count;
+    memcpy(t->matrices + (size_t)i * 16, matrix.m, sizeof matrix.m);
+    if (t->colors) {
+        memcpy(t->colors + (size_t)i * 4, white, sizeof white);
+        mark(s, t, ORRI_THIN_COLORS, i, i + 1);
+    }
+    mark(s, t, ORRI_THIN_MATRICES, i, i + 1);
+    set_active_count(s, t, i + 1);
+    if (index) *index = i;
+    return ORR_OK;
+}
+
+void orr_instances_set_matrix(orr_scene *s, orr_mesh mesh, uint32_t index, orr_mat4f matrix) {
+    static const char what[] = "orr_instances_set_matrix";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_index(s, n, index, t->count, what)) return;
+    memcpy(t->matrices + (size_t)index * 16, matrix.m, sizeof matrix.m);
+    mark(s, t, ORRI_THIN_MATRICES, index, index + 1);
+}
+
+orr_mat4f orr_instances_get_matrix(const orr_scene *s, orr_mesh mesh, uint32_t index) {
+    static const char what[] = "orr_instances_get_matrix";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    orr_mat4f m = {{0}};
+    if (t && check_index(s, n, index, t->count, what)) memcpy(m.m, t->matrices + (size_t)index * 16, sizeof m.m);
+    return m;
+}
+
+void orr_instances_remove(orr_scene *s, orr_mesh mesh, uint32_t index) {
+    static const char what[] = "orr_instances_remove";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_index(s, n, index, t->count, what)) return;
+    uint32_t last = t->count - 1;
+    if (index != last) {
+        memcpy(t->matrices + (size_t)index * 16, t->matrices + (size_t)last * 16, 16 * sizeof(float));
+        mark(s, t, ORRI_THIN_MATRICES, index, index + 1);
+        if (t->colors) {
+            memcpy(t->colors + (size_t)index * 4, t->colors + (size_t)last * 4, 4 * sizeof(float));
+            mark(s, t, ORRI_THIN_COLORS, index, index + 1);
+        }
+    } else {
+        t->version = orri_scene_next_version(s); /* the data set changed; nothing to upload */
+    }
+    set_active_count(s, t, last);
+}
+
+orr_result orr_instances_reserve(orr_scene *s, orr_mesh mesh, uint32_t capacity) {
+    static const char what[] = "orr_instances_reserve";
+    orri_node *n = mesh_node(s, mesh, what);
+    if (!n) return ORR_ERROR_INVALID_HANDLE;
+    orri_thin_instances *t;
+    return fit(s, n, capacity, &t, what);
+}
+
+void orr_instances_set_count(orr_scene *s, orr_mesh mesh, uint32_t count) {
+    static const char what[] = "orr_instances_set_count";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_count(s, n, t, count, what)) return;
+    /* the complete active range (seeds/003) */
+    dirty_mark_prefix(&s->ctx->allocator, &t->dirty[ORRI_THIN_MATRICES], t->capacity, count);
+    t->version = orri_scene_next_version(s);
+    set_active_count(s, t, count);
+}
+
+void orr_instances_set_draw_count(orr_scene *s, orr_mesh mesh, uint32_t count) {
+    static const char what[] = "orr_instances_set_draw_count";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_count(s, n, t, count, what)) return;
+    set_active_count(s, t, count);
+}
+
+uint32_t orr_instances_get_count(const orr_scene *s, orr_mesh mesh) {
+    orri_node *n = mesh_node(s, mesh, "orr_instances_get_count");
+    return n && n->u.mesh.thin ? n->u.mesh.thin->count : 0;
+}
+
+uint32_t orr_instances_get_capacity(const orr_scene *s, orr_mesh mesh) {
+    orri_node *n = mesh_node(s, mesh, "orr_instances_get_capacity");
+    return n && n->u.mesh.thin ? n->u.mesh.thin->capacity : 0;
+}
+
+float *orr_instances_get_matrices(orr_scene *s, orr_mesh mesh) {
+    orri_node *n = mesh_node(s, mesh, "orr_instances_get_matrices");
+    return n && n->u.mesh.thin ? n->u.mesh.thin->matrices : NULL;
+}
+
+void orr_instances_flush(orr_scene *s, orr_mesh mesh) {
+    orri_thin_instances *t = need_thin(s, mesh, NULL, "orr_instances_flush");
+    if (!t) return;
+    dirty_mark_prefix(&s->ctx->allocator, &t->dirty[ORRI_THIN_MATRICES], t->capacity, t->count);
+    t->version = orri_scene_next_version(s);
+}
+
+void orr_instances_flush_range(orr_scene *s, orr_mesh mesh, uint32_t first, uint32_t count, uint32_t streams) {
+    static const char what[] = "orr_instances_flush_range";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t) return;
+    if (first > t->capacity || count > t->capacity - first) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: [%u, %u + %u) is past the capacity %u of mesh '%s'", what, first,
+                    first, count, t->capacity, n->label);
+        return;
+    }
+    if (streams & ORR_INSTANCE_MATRICES) mark(s, t, ORRI_THIN_MATRICES, first, first + count);
+    if ((streams & ORR_INSTANCE_COLORS) && t->colors) mark(s, t, ORRI_THIN_COLORS, first, first + count);
+}
+
+/* ---- colours ------------------------------------------------------------------- */
+orr_result orr_instances_set_colors(orr_scene *s, orr_mesh mesh, const float *rgba, uint32_t count) {
+    static const char what[] = "orr_instances_set_colors";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t) return ORR_ERROR_INVALID_HANDLE;
+    if ((count && !rgba) || count > t->capacity) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: %u colours (%s) for mesh '%s' of capacity %u", what, count,
+                    rgba ? "given" : "NULL", n->label, t->capacity);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    orr_result r = ensure_colors(s, n, t, what);
+    if (r != ORR_OK) return r;
+    if (count) memmove(t->colors, rgba, (size_t)count * 4 * sizeof(float));
+    mark(s, t, ORRI_THIN_COLORS, 0, count);
+    return ORR_OK;
+}
+
+orr_result orr_instances_set_color(orr_scene *s, orr_mesh mesh, uint32_t index, orr_color4 c) {
+    static const char what[] = "orr_instances_set_color";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t) return ORR_ERROR_INVALID_HANDLE;
+    if (!check_index(s, n, index, t->count, what)) return ORR_ERROR_INVALID_ARGUMENT;
+    orr_result r = ensure_colors(s, n, t, what);
+    if (r != ORR_OK) return r;
+    float *dst = t->colors + (size_t)index * 4;
+    dst[0] = (float)c.r, dst[1] = (float)c.g, dst[2] = (float)c.b, dst[3] = (float)c.a;
+    mark(s, t, ORRI_THIN_COLORS, index, index + 1);
+    return ORR_OK;
+}
+
+orr_color4 orr_instances_get_color(const orr_scene *s, orr_mesh mesh, uint32_t index) {
+    static const char what[] = "orr_instances_get_color";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_index(s, n, index, t->count, what)) return (orr_color4){0, 0, 0, 0};
+    const float *c = t->colors ? t->colors + (size_t)index * 4 : white;
+    return (orr_color4){c[0], c[1], c[2], c[3]};
+}
+
+float *orr_instances_get_colors(orr_scene *s, orr_mesh mesh) {
+    orri_node *n = mesh_node(s, mesh, "orr_instances_get_colors");
+    return n && n->u.mesh.thin ? n->u.mesh.thin->colors : NULL;
+}
+
+uint64_t orr_instances_get_version(const orr_scene *s, orr_mesh mesh) {
+    orri_node *n = mesh_node(s, mesh, "orr_instances_get_version");
+    return n && n->u.mesh.thin ? n->u.mesh.thin->version : 0;
+}
+
+uint64_t orr_instances_get_color_version(const orr_scene *s, orr_mesh mesh) {
+    orri_node *n = mesh_node(s, mesh, "orr_instances_get_color_version");
+    return n && n->u.mesh.thin ? n->u.mesh.thin->color_version : 0;
+}
+
+/* ---- setup switches ------------------------------------------------------------ */
+void orr_instances_enable_world_bounds(orr_scene *s, orr_mesh mesh) {
+    orri_thin_instances *t = need_thin(s, mesh, NULL, "orr_instances_enable_world_bounds");
+    if (t) t->world_bounds = true;
+}
+
+void orr_instances_enable_gpu_culling(orr_scene *s, orr_mesh mesh, bool enabled) {
+    static const char what[] = "orr_instances_enable_gpu_culling";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_setup(s, n, t, what) || t->gpu_culling == enabled) return;
+    t->gpu_culling = enabled;
+    n->u.mesh.version = orri_scene_next_version(s); /* a different renderable */
+}
+
+void orr_instances_enable_dynamic_draw_count(orr_scene *s, orr_mesh mesh) {
+    static const char what[] = "orr_instances_enable_dynamic_draw_count";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (t && check_setup(s, n, t, what)) t->dynamic_draw_count = true;
+}
+
+/* ---- bounds -------------------------------------------------------------------- */
+bool orri_thin_is_parked(const float *m) {
+    static const int linear[9] = {0, 1, 2, 4, 5, 6, 8, 9, 10};
+    for (int i = 0; i < 9; i++)
+        if (fabsf(m[linear[i]]) >= FLT_MIN) return false;
+    return true;
+}
+
+/* Axis-aligned box of an affine transform of `b` (Arvo: centre and extents). */
+static orr_dbox box_affine(orr_dvec3 c, orr_dvec3 e, const double *m) {
+    double cv[3] = {c.x, c.y, c.z}, ev[3] = {e.x, e.y, e.z}, oc[3], oe[3];
+    for (int r = 0; r < 3; r++) {
+        oc[r] = m[12 + r];
+        oe[r] = 0;
+        for (int k = 0; k < 3; k++) {
+            oc[r] += m[k * 4 + r] * cv[k];
+            oe[r] += fabs(m[k * 4 + r]) * ev[k];
+        }
+    }
+    return (orr_dbox){{oc[0] - oe[0], oc[1] - oe[1], oc[2] - oe[2]}, {oc[0] + oe[0], oc[1] + oe[1], oc[2] + oe[2]}};
+}
+
+/* Union over active, non-parked instances of box · (world · instance); world
+ * NULL means identity (the mesh's own frame). */
+static orr_dbox instances_box(const orri_thin_instances *t, orr_dbox local, const orr_dmat4 *world) {
+    orr_dbox out = orr_dbox_empty();
+    orr_dvec3 c = orr_dbox_center(local), e = orr_dvec3_scale(orr_dvec3_sub(local.max, local.min), 0.5);
+    for (uint32_t i = 0; i < t->count; i++) {
+        const float *f = t->matrices + (size_t)i * 16;
+        if (orri_thin_is_parked(f)) continue;
+        orr_dmat4 m;
+        for (int k = 0; k < 16; k++) m.m[k] = f[k];
+        if (world) m = orr_dmat4_mul(*world, m);
+        out = orr_dbox_union(out, box_affine(c, e, m.m));
+    }
+    return out;
+}
+
+orr_dbox orri_thin_local_box(orr_scene *s, orri_node *n) {
+    orri_thin_instances *t = orri_thin_of(n);
+    if (!t) return orr_dbox_empty();
+    if (t->local_cache.version != t->version || t->local_cache.draw_version != t->draw_version) {
+        t->local_cache.box = instances_box(t, n->u.mesh.local_box, NULL);
+        t->local_cache.version = t->version;
+        t->local_cache.draw_version = t->draw_version;
+    }
+    return t->local_cache.box;
+}
+
+orr_dbox orri_thin_world_box(orr_scene *s, orri_node *n) {
+    orri_thin_instances *t = orri_thin_of(n);
+    if (!t) return orr_dbox_empty();
+    uint64_t wv = 0;
+    const orr_dmat4 *world = orri_node_world(s, n, &wv);
+    if (t->world_cache.version != t->version || t->world_cache.draw_version != t->draw_version ||
+        t->world_cache.node_version != wv) {
+        t->world_cache.box = instances_box(t, n->u.mesh.local_box, world);
+        t->world_cache.version = t->version;
+        t->world_cache.draw_version = t->draw_version;
+        t->world_cache.node_version = wv;
+    }
+    return t->world_cache.box;
+}
+
+orr_dbox orr_instances_query_world_box(orr_scene *s, orr_mesh mesh) {
+    orri_node *n;
+    return need_thin(s, mesh, &n, "orr_instances_query_world_box") ? orri_thin_world_box(s, n) : orr_dbox_empty();
+}
+
+orr_dbox orr_instances_query_local_box(orr_scene *s, orr_mesh mesh) {
+    orri_node *n;
+    return need_thin(s, mesh, &n, "orr_instances_query_local_box") ? orri_thin_local_box(s, n) : orr_dbox_empty();
+}
+
+/* ---- renderer interface (thin_int.h) ------------------------------------------- */
+bool orri_thin_dirty_next(const orri_thin_instances *t, int stream, uint32_t *cursor, orri_thin_range *out) {
+    const orri_thin_dirty *d = &t->dirty[stream];
+    uint32_t b, e, b2, e2;
+    if (!next_run(d, *cursor, t->capacity, &b, &e)) return false;
+    while (next_run(d, e, t->capacity, &b2, &e2) && b2 - e < ORRI_THIN_DIRTY_GAP) e = e2;
+    *out = (orri_thin_range){b, e};
+    *cursor = e;
+    return true;
+}
+
+uint64_t orri_thin_dirty_bytes(const orri_thin_instances *t, int stream) {
+    uint64_t stride = (stream == ORRI_THIN_MATRICES ? ORRI_THIN_MATRIX_FLOATS : ORRI_THIN_COLOR_FLOATS) * sizeof(float);
+    uint64_t total = 0;
+    uint32_t cursor = 0;
+    orri_thin_range r;
+    while (orri_thin_dirty_next(t, stream, &cursor, &r)) total += (uint64_t)(r.end - r.begin) * stride;
+    return total;
+}
+
+void orri_thin_dirty_clear(orri_thin_instances *t, int stream) {
+    orri_thin_dirty *d = &t->dirty[stream];
+    d->range_count = 0;
+    d->bitmap = false;
+    d->lo = d->hi = 0;
+}
+
+uint32_t orri_thin_consume_dirty(orri_thin_instances *t, int stream, orri_thin_range *out, uint32_t max) {
+    uint32_t n = 0, cursor = 0;
+    orri_thin_range r;
+    if (!max) return 0;
+    while (orri_thin_dirty_next(t, stream, &cursor, &r)) {
+        if (n < max)
+            out[n++] = r;
+        else
+            out[max - 1].end = r.end;
+    }
+    orri_thin_dirty_clear(t, stream);
+    return n;
+}
+
+bool orri_thin_consume_capacity_changed(orri_thin_instances *t) {
+    bool changed = t->capacity_changed;
+    t->capacity_changed = false;
+    return changed;
+}
