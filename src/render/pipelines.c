@@ -13,8 +13,10 @@
 #include "orrery/handedness.h"
 #include "render/render_int.h"
 
-extern const uint32_t orri_spv_standard_vert[], orri_spv_standard_frag[];
-extern const size_t orri_spv_standard_vert_size, orri_spv_standard_frag_size;
+extern const uint32_t orri_spv_standard_vert[], orri_spv_standard_frag[], orri_spv_standard_instanced_vert[];
+extern const size_t orri_spv_standard_vert_size, orri_spv_standard_frag_size, orri_spv_standard_instanced_vert_size;
+extern const uint32_t orri_spv_cull_comp[];
+extern const size_t orri_spv_cull_comp_size;
 
 static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label, VkShaderModule *out) {
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
@@ -28,6 +30,36 @@ static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *
     VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = b};
     orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &ci, NULL, out), "descriptor set layout");
     if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)*out, "%s", label);
+    return r;
+}
+
+/* The thin-instance culling pass (shaders/cull.comp). */
+static orr_result cull_pipeline(orr_engine *e) {
+    orri_gpu *gpu = &e->gpu;
+    VkDescriptorSetLayoutBinding b[6];
+    for (uint32_t i = 0; i < 6; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    orr_result r = set_layout(gpu, b, 6, "cull set layout", &e->cull_set_layout);
+    if (r != ORR_OK) return r;
+    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                     .pSetLayouts = &e->cull_set_layout};
+    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->cull_layout), "cull pipeline layout");
+    VkShaderModule mod = VK_NULL_HANDLE;
+    if (r == ORR_OK) r = make_module(gpu, orri_spv_cull_comp, orri_spv_cull_comp_size, "cull.comp", &mod);
+    if (r == ORR_OK) {
+        VkComputePipelineCreateInfo ci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = mod, .pName = "main"},
+            .layout = e->cull_layout,
+        };
+        r = orri_vk_check(gpu, vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, NULL, &e->cull_pipeline),
+                          "cull pipeline");
+        if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)e->cull_pipeline, "thin-instance culling");
+        if (r == ORR_OK) e->pipeline_count++;
+    }
+    if (mod) vkDestroyShaderModule(gpu->device, mod, NULL);
     return r;
 }
 
@@ -57,6 +89,10 @@ orr_result orri_pipelines_init(orr_engine *e) {
     orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)e->std_layout, "standard pipeline layout");
     r = make_module(gpu, orri_spv_standard_vert, orri_spv_standard_vert_size, "standard.vert", &e->std_vert);
     if (r == ORR_OK) r = make_module(gpu, orri_spv_standard_frag, orri_spv_standard_frag_size, "standard.frag", &e->std_frag);
+    if (r == ORR_OK)
+        r = make_module(gpu, orri_spv_standard_instanced_vert, orri_spv_standard_instanced_vert_size,
+                        "standard_instanced.vert", &e->std_inst_vert);
+    if (r == ORR_OK) r = cull_pipeline(e);
     return r;
 }
 
@@ -66,6 +102,10 @@ void orri_pipelines_deinit(orr_engine *e) {
     e->std_pipeline_count = 0;
     if (e->std_vert) vkDestroyShaderModule(d, e->std_vert, NULL);
     if (e->std_frag) vkDestroyShaderModule(d, e->std_frag, NULL);
+    if (e->std_inst_vert) vkDestroyShaderModule(d, e->std_inst_vert, NULL);
+    if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
+    if (e->cull_layout) vkDestroyPipelineLayout(d, e->cull_layout, NULL);
+    if (e->cull_set_layout) vkDestroyDescriptorSetLayout(d, e->cull_set_layout, NULL);
     if (e->std_layout) vkDestroyPipelineLayout(d, e->std_layout, NULL);
     if (e->scene_set_layout) vkDestroyDescriptorSetLayout(d, e->scene_set_layout, NULL);
     if (e->texture_set_layout) vkDestroyDescriptorSetLayout(d, e->texture_set_layout, NULL);
@@ -76,6 +116,7 @@ typedef struct pipeline_desc {
     VkShaderModule vert, frag;
     VkPipelineLayout layout;
     bool cull, blend;
+    bool instanced;        /* + world0..3 (4..7) and instanceColor (8), per instance */
     const char *label;
 } pipeline_desc;
 
@@ -87,10 +128,14 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
     VkVertexInputBindingDescription bindings[] = {
         {0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
         {2, 8, VK_VERTEX_INPUT_RATE_VERTEX}, {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
+        {4, 64, VK_VERTEX_INPUT_RATE_INSTANCE}, {5, 16, VK_VERTEX_INPUT_RATE_INSTANCE},
     };
     VkVertexInputAttributeDescription attrs[] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
         {2, 2, VK_FORMAT_R32G32_SFLOAT, 0}, {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+        {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {5, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {6, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {7, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
+        {8, 5, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
     };
     VkPipelineColorBlendAttachmentState blend = {
         .blendEnable = p->blend,
@@ -117,8 +162,8 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         .pStages = stages,
         .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-            .vertexBindingDescriptionCount = 4, .pVertexBindingDescriptions = bindings,
-            .vertexAttributeDescriptionCount = 4, .pVertexAttributeDescriptions = attrs},
+            .vertexBindingDescriptionCount = p->instanced ? 6 : 4, .pVertexBindingDescriptions = bindings,
+            .vertexAttributeDescriptionCount = p->instanced ? 9 : 4, .pVertexAttributeDescriptions = attrs},
         .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
@@ -157,11 +202,12 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
     return r;
 }
 
-orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, VkPipeline *out) {
-    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u);
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, VkPipeline *out) {
+    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++)
         if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
-    pipeline_desc p = {e->std_vert, e->std_frag, e->std_layout, cull, blend, "standard material pipeline"};
+    pipeline_desc p = {instanced ? e->std_inst_vert : e->std_vert, e->std_frag, e->std_layout, cull, blend, instanced,
+                       instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
     orr_result r = build_pipeline(e, &p, out);
     if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
     return r;
@@ -204,7 +250,7 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     if (r == ORR_OK) r = make_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
     if (r == ORR_OK) r = make_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
-        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, m->label};
+        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, false, m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
     if (vert) vkDestroyShaderModule(e->gpu.device, vert, NULL);

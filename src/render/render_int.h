@@ -21,6 +21,8 @@
 #include "orrery/material.h"
 #include "render/gpu_types.h"
 #include "largeworld/largeworld_int.h"
+#include "render/gpu_types_cull.h"
+#include "scene/thin_int.h"
 #include "scene/scene_int.h"
 
 _Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
@@ -58,7 +60,11 @@ struct orr_engine {
     VkDescriptorSetLayout scene_set_layout, texture_set_layout, sys_set_layout;
     VkPipelineLayout std_layout;
     VkShaderModule std_vert, std_frag;
-    orri_std_variant std_pipelines[8];
+    orri_std_variant std_pipelines[16];
+    VkShaderModule std_inst_vert;
+    VkDescriptorSetLayout cull_set_layout;
+    VkPipelineLayout cull_layout;
+    VkPipeline cull_pipeline;
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
     VkDescriptorPool texture_pool;
@@ -66,6 +72,23 @@ struct orr_engine {
     orr_texture white;
     orr_stats stats;
 };
+
+/* GPU side of a mesh's thin instances (instances_gpu.c): the stable matrix and
+ * colour vertex buffers (storage usage too, for culling and picking), and per
+ * frame slot the culled copies the culling pass appends into. */
+typedef struct orri_thin_gpu {
+    orr_engine *engine;
+    orri_buffer matrices, colors; /* capacity × 64, capacity × 16 */
+    uint32_t capacity;
+    uint64_t capacity_version;
+    uint64_t uploaded[ORRI_THIN_STREAMS]; /* data versions uploaded */
+    struct {
+        orri_buffer matrices, colors;
+        uint32_t capacity;
+        VkDescriptorSet set;
+        VkBuffer set_args, set_params, set_in; /* buffers the set was written for */
+    } cull[ORRI_MAX_FRAMES];
+} orri_thin_gpu;
 
 /* One draw of the scene (rebuilt when the structure key changes). */
 typedef struct orri_draw {
@@ -78,6 +101,8 @@ typedef struct orri_draw {
     VkPipelineLayout layout;
     VkDescriptorSet texture_set; /* standard: diffuse texture set */
     double sort_distance;
+    orri_thin_gpu *thin;   /* thin-instanced draw, or NULL */
+    bool culled;           /* GPU frustum culling of its instances */
 } orri_draw;
 
 typedef struct orri_mesh_gpu {
@@ -108,7 +133,9 @@ typedef struct orri_slot {
     uint64_t recorded_epoch;
     uint32_t *transparent_order; uint32_t transparent_count; /* as recorded */
     uint64_t *uploaded;    /* per draw: world, material and camera keys last uploaded */
-    uint8_t *visible;      /* per draw: instance count written to `indirect` */
+    uint32_t *written;     /* per draw: instance count written to `indirect` (UINT32_MAX: none) */
+    orri_buffer cull_params; /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
+    uint32_t cull_capacity;
     uint64_t scene_key;
 } orri_slot;
 
@@ -134,9 +161,23 @@ orr_result orri_target_create(orr_engine *e);
 /* pipelines.c */
 orr_result orri_pipelines_init(orr_engine *e);
 void orri_pipelines_deinit(orr_engine *e);
-orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, VkPipeline *out);
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, VkPipeline *out);
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out);
 void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);
+/* instances_gpu.c */
+orri_thin_gpu *orri_thin_gpu_of(orr_engine *e, orr_scene *s, orri_node *n); /* creates; NULL on failure */
+orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t);
+/* Copies dirty instance ranges into the stable buffers (recorded in `cmd`,
+ * before the render pass); returns bytes uploaded through *bytes. */
+orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, VkCommandBuffer cmd,
+                                uint64_t *bytes);
+/* Culling: per-slot buffers and descriptor set for draw `index`; true when
+ * buffers were replaced (the slot must re-record). */
+orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
+                                      uint32_t slot, bool *replaced);
+void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
+                                 uint32_t slot, uint32_t draw, VkCommandBuffer cmd);
+
 /* texture.c */
 orr_result orri_textures_init(orr_engine *e);
 void orri_textures_deinit(orr_engine *e);

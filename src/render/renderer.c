@@ -35,8 +35,9 @@ void orri_scene_gpu_release(orr_scene *s) {
         orri_buffer_destroy_now(&e->gpu, &sl->sys);
         orri_buffer_destroy_now(&e->gpu, &sl->indirect);
         orri_free(a, sl->transparent_order);
+        orri_buffer_destroy_now(&e->gpu, &sl->cull_params);
         orri_free(a, sl->uploaded);
-        orri_free(a, sl->visible);
+        orri_free(a, sl->written);
     }
     /* Deferred deletes queued above run now: the device is idle. */
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) orri_delete_run(&e->gpu, &e->gpu.frames[i]);
@@ -123,6 +124,8 @@ static uint64_t structure_key(orr_engine *e, orr_scene *s) {
         h = mix(h, m->structure_version);
         uint32_t tex = m->kind == ORRI_MATERIAL_STANDARD ? m->standard.diffuse_texture.id : 0;
         h = mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
+        orri_thin_instances *t = orri_thin_of(n);
+        if (t) h = mix(mix(h, t->capacity_version), t->gpu_culling ? 3 : 1); /* growth replaces buffers */
     }
     return h;
 }
@@ -198,6 +201,13 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
     orri_material *m = material_of(s, n);
     uint32_t mslot = (uint32_t)(((uint8_t *)m - s->materials.items) / s->materials.item_size);
     orri_draw d = {.node = id, .material = orri_pool_id_at(&s->materials, mslot), .index = sg->draw_count};
+    orri_thin_instances *t = orri_thin_of(n);
+    if (t) {
+        d.thin = orri_thin_gpu_of(e, s, n);
+        if (!d.thin) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin-instance GPU state");
+        orr_result r = orri_thin_gpu_realloc(e, d.thin, t);
+        if (r != ORR_OK) return r;
+    }
     if (m->kind == ORRI_MATERIAL_SHADER) {
         orri_shader_gpu *g;
         orr_result r = orri_shader_pipeline(e, sg, s, m, &g);
@@ -207,13 +217,15 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         d.transparent = m->shader->alpha_blend;
     } else {
         const orr_standard_material_desc *sm = &m->standard;
-        orri_texture *t = orri_texture_get(e, sm->diffuse_texture);
-        d.transparent = sm->alpha < 1.0 || (t && t->has_alpha);
-        orr_result r = orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, &d.pipeline);
+        orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
+        d.transparent = sm->alpha < 1.0 || (tex && tex->has_alpha);
+        orr_result r = orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, d.thin != NULL, &d.pipeline);
         if (r != ORR_OK) return r;
         d.layout = e->std_layout;
-        d.texture_set = (t ? t : orri_texture_get(e, e->white))->set;
+        d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
     }
+    /* GPU culling is for opaque draws only (seeds/003). */
+    d.culled = t && t->gpu_culling && !d.transparent;
     sg->draws[sg->draw_count++] = d;
     return ORR_OK;
 }
@@ -339,7 +351,7 @@ static void pack_object(orr_engine *e, const frame_view *fv, orr_scene *s, const
     if (sm->disable_lighting) f |= ORRI_FLAG_DISABLE_LIGHTING;
     if (!sm->no_fog) f |= ORRI_FLAG_FOG;
     if (t) f |= ORRI_FLAG_TEXTURE | (t->has_alpha ? ORRI_FLAG_TEXTURE_ALPHA : 0);
-    if (n->u.mesh.geometry.colors) f |= ORRI_FLAG_VERTEX_COLOR;
+    if (n->u.mesh.geometry.colors || n->u.mesh.thin) f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
     o->flags = (orri_uvec4){f, 0, 0, 0};
 }
 
@@ -390,22 +402,32 @@ static orr_result ensure_slot_capacity(orr_engine *e, orri_scene_gpu *sg, orri_s
     orri_buffer indirect = {0};
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(VkDrawIndexedIndirectCommand),
-                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, ORRI_MEM_HOST, "draw arguments", &indirect);
+                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               ORRI_MEM_HOST, "draw arguments", &indirect);
     uint64_t *uploaded = r == ORR_OK ? orri_alloc(a, (size_t)cap * 3 * sizeof *uploaded) : NULL;
-    uint8_t *visible = uploaded ? orri_alloc(a, cap) : NULL;
-    if (!visible) {
+    uint32_t *written = uploaded ? orri_alloc(a, (size_t)cap * sizeof *written) : NULL;
+    orri_buffer params = {0};
+    if (written)
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_CULL_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                               ORRI_MEM_HOST, "cull parameters", &params);
+    if (!written || r != ORR_OK) {
+        orri_free(a, written);
         orri_free(a, uploaded);
         orri_buffer_destroy_now(&e->gpu, &objects);
         orri_buffer_destroy_now(&e->gpu, &sys);
         orri_buffer_destroy_now(&e->gpu, &indirect);
+        orri_buffer_destroy_now(&e->gpu, &params);
         return r != ORR_OK ? r : orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "upload keys");
     }
     orri_buffer_destroy_deferred(&e->gpu, &sl->objects);
     orri_buffer_destroy_deferred(&e->gpu, &sl->sys);
     orri_buffer_destroy_deferred(&e->gpu, &sl->indirect);
+    orri_buffer_destroy_deferred(&e->gpu, &sl->cull_params);
     orri_free(a, sl->uploaded);
-    orri_free(a, sl->visible);
-    sl->objects = objects, sl->sys = sys, sl->indirect = indirect, sl->uploaded = uploaded, sl->visible = visible;
+    orri_free(a, sl->written);
+    sl->objects = objects, sl->sys = sys, sl->indirect = indirect, sl->uploaded = uploaded, sl->written = written;
+    sl->cull_params = params;
     sl->object_capacity = cap;
     VkWriteDescriptorSet w[] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sl->scene_set, .dstBinding = 0, .descriptorCount = 1,
@@ -475,12 +497,30 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
         orr_dsphere sphere = orr_dsphere_transform(n->u.mesh.local_sphere, *world);
         sphere.center = upload_point(e, fv, sphere.center, cell);
         d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
-        uint8_t vis = orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
-        visible_count += vis;
-        if (sl->visible[i] != vis) {
+        orri_thin_instances *t = orri_thin_of(n);
+        e->stats.instances_submitted += t ? t->count : 1;
+        uint32_t count;
+        if (d->culled) {
+            count = UINT32_MAX - 1; /* the culling pass writes the instance count */
+        } else if (t) {
+            bool vis = true;
+            if (t->world_bounds) { /* whole-cloud test, in the upload frame */
+                orr_dbox wb = orri_thin_world_box(s, n);
+                if (!orr_dbox_is_empty(wb)) {
+                    orr_dsphere cs = orr_dsphere_from_box(wb);
+                    cs.center = upload_point(e, fv, cs.center, cell);
+                    vis = orr_frustum_test_sphere(&fv->frustum, cs);
+                }
+            }
+            count = vis ? t->count : 0;
+        } else {
+            count = orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
+        }
+        visible_count += count == UINT32_MAX - 1 ? 0 : count;
+        if (sl->written[i] != count) {
             orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
-            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, vis, 0, 0, 0};
-            sl->visible[i] = vis;
+            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, count == UINT32_MAX - 1 ? 0 : count, 0, 0, 0};
+            sl->written[i] = count;
             e->gpu.bytes_uploaded += sizeof *args;
         }
         /* Keys: world version, material version, and — for uploads that depend
@@ -507,6 +547,103 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
         }
     }
     e->stats.instances_visible = visible_count;
+}
+
+/* ---- thin instances: uploads and the culling pass (primary, before rendering) ---- */
+
+static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, orri_thin_gpu *g) {
+    if (!g->cull[slot].set) {
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = sg->desc_pool,
+                                          .descriptorSetCount = 1, .pSetLayouts = &e->cull_set_layout};
+        orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
+        if (r != ORR_OK) return r;
+    }
+    if (g->cull[slot].set_args == sl->indirect.buffer && g->cull[slot].set_params == sl->cull_params.buffer &&
+        g->cull[slot].set_in == g->matrices.buffer)
+        return ORR_OK;
+    VkDescriptorBufferInfo b[6] = {
+        {sl->cull_params.buffer, 0, sizeof(orri_gpu_cull)},
+        {g->matrices.buffer, 0, VK_WHOLE_SIZE}, {g->colors.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].colors.buffer, 0, VK_WHOLE_SIZE},
+        {sl->indirect.buffer, 0, VK_WHOLE_SIZE},
+    };
+    VkWriteDescriptorSet w[6];
+    for (uint32_t k = 0; k < 6; k++)
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->cull[slot].set,
+                                      .dstBinding = k, .descriptorCount = 1,
+                                      .descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+                                                               : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &b[k]};
+    vkUpdateDescriptorSets(e->gpu.device, 6, w, 0, NULL);
+    g->cull[slot].set_args = sl->indirect.buffer, g->cull[slot].set_params = sl->cull_params.buffer;
+    g->cull[slot].set_in = g->matrices.buffer;
+    return ORR_OK;
+}
+
+static void write_cull_params(orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const frame_view *fv, uint32_t i) {
+    orri_draw *d = &sg->draws[i];
+    orri_node *n = orri_pool_get(&s->nodes, d->node);
+    orri_gpu_cull *c = (orri_gpu_cull *)((uint8_t *)sl->cull_params.mapped + (size_t)i * ORRI_CULL_STRIDE);
+    /* The mesh world exactly as uploaded for this draw: the same frame as the planes. */
+    c->mesh_world = d->shader ? *(const orr_mat4f *)((const uint8_t *)sl->sys.mapped + (size_t)i * ORRI_SHADER_STRIDE)
+                              : ((const orri_gpu_object *)sl->objects.mapped)[i].world;
+    for (int p = 0; p < 6; p++) {
+        const orr_dplane *pl = &fv->frustum.planes[p];
+        c->planes[p] = orr_dvec4_to_f32((orr_dvec4){pl->n.x, pl->n.y, pl->n.z, pl->d});
+    }
+    orr_dsphere ls = n->u.mesh.local_sphere;
+    c->sphere = orr_dvec4_to_f32((orr_dvec4){ls.center.x, ls.center.y, ls.center.z, ls.radius});
+    c->info = (orri_uvec4){orri_thin_of(n)->count, i * 5 + 1, 0, 0}; /* instanceCount is the 2nd uint */
+}
+
+static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                                 const frame_view *fv, VkCommandBuffer cmd) {
+    const VkPipelineStageFlags2 readers = VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    bool barrier = false;
+    uint32_t culled = 0;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (!d->thin) continue;
+        orri_thin_instances *t = orri_thin_of(orri_pool_get(&s->nodes, d->node));
+        if (d->culled) culled++;
+        if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version) continue;
+        if (!barrier) /* earlier frames may still read the stable buffers */
+            orri_memory_barrier(cmd, readers, 0, VK_PIPELINE_STAGE_2_COPY_BIT, 0), barrier = true;
+        uint64_t bytes = 0;
+        orr_result r = orri_thin_gpu_upload(e, d->thin, t, cmd, &bytes);
+        if (r != ORR_OK) return r;
+    }
+    if (barrier)
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, readers,
+                            VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (!culled) return ORR_OK;
+    /* Culling: reset each instance count, then one thread per instance. */
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (!d->culled) continue;
+        bool replaced;
+        orr_result r = orri_thin_gpu_cull_prepare(e, d->thin, NULL, sl, slot, &replaced);
+        if (r == ORR_OK) r = cull_set(e, sg, sl, slot, d->thin);
+        if (r != ORR_OK) return r;
+        if (replaced) sl->recorded_epoch = 0;
+        write_cull_params(sg, s, sl, fv, i);
+        vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
+    }
+    orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+                                 VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    orri_cmd_label_begin(&e->gpu, cmd, "thin-instance culling");
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_pipeline);
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (d->culled) orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_pool_get(&s->nodes, d->node)), sl, slot, i, cmd);
+    }
+    orri_cmd_label_end(&e->gpu, cmd);
+    orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT);
+    return ORR_OK;
 }
 
 /* ---- draw: secondary command buffers ------------------------------------------------ */
@@ -579,9 +716,15 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 2, sets, 0, NULL);
             vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
         }
-        VkBuffer vbs[4] = {mg->streams[0].buffer, mg->streams[1].buffer, mg->streams[2].buffer, mg->streams[3].buffer};
-        VkDeviceSize offs[4] = {0, 0, 0, 0};
-        vkCmdBindVertexBuffers(cmd, 0, 4, vbs, offs);
+        VkBuffer vbs[6] = {mg->streams[0].buffer, mg->streams[1].buffer, mg->streams[2].buffer, mg->streams[3].buffer};
+        VkDeviceSize offs[6] = {0, 0, 0, 0, 0, 0};
+        uint32_t nvb = 4;
+        if (d->thin) {
+            vbs[4] = d->culled ? d->thin->cull[slot_index].matrices.buffer : d->thin->matrices.buffer;
+            vbs[5] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
+            nvb = 6;
+        }
+        vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);
         vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
         /* Indirect: culling rewrites the instance count (0 or 1) without re-recording. */
         vkCmdDrawIndexedIndirect(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), 1,
@@ -733,10 +876,13 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     if (r != ORR_OK) return r;
     if (sl->recorded_epoch != sg->epoch) {
         memset(sl->uploaded, 0, (size_t)sl->object_capacity * 3 * sizeof *sl->uploaded);
-        memset(sl->visible, 0xff, sl->object_capacity); /* rewrite every draw argument */
+        memset(sl->written, 0xff, (size_t)sl->object_capacity * sizeof *sl->written); /* rewrite every argument */
     }
     update_scene_ubo(e, s, sl, &fv);
+    e->stats.instances_submitted = 0;
     update_draws(e, sg, s, sl, &fv);
+    r = sync_instances(e, sg, s, sl, slot_index, &fv, cmd);
+    if (r != ORR_OK) return r;
     sort_transparent(sg);
     r = prepare_passes(e, sg, s, sl, slot_index);
     if (r != ORR_OK) return r;
@@ -748,6 +894,5 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     orri_cmd_label_end(&e->gpu, cmd);
     e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     e->stats.draws = sg->draw_count;
-    e->stats.instances_submitted = e->stats.instances_visible = sg->draw_count;
     return ORR_OK;
 }

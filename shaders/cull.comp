@@ -1,0 +1,32 @@
+#version 450
+// Thin-instance GPU frustum culling (seeds/003; niagara drawcull shape): one
+// thread per instance tests its bounding sphere — mesh world × instance world
+// applied to the local sphere, radius scaled by the largest axis — against six
+// planes in the same frame as the mesh world, and appends visible matrices and
+// colours with an atomic counter that is the instance count of the draw's
+// vkCmdDrawIndexedIndirect arguments. Conservative: touching spheres stay.
+#include "gpu_types_cull.h"
+
+layout(local_size_x = ORRI_CULL_GROUP) in;
+layout(set = 0, binding = 0, std140) uniform CullBlock { OrriCull cull; };
+layout(set = 0, binding = 1, std430) readonly buffer InMatrices { mat4 in_matrices[]; };
+layout(set = 0, binding = 2, std430) readonly buffer InColors { vec4 in_colors[]; };
+layout(set = 0, binding = 3, std430) writeonly buffer OutMatrices { mat4 out_matrices[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutColors { vec4 out_colors[]; };
+layout(set = 0, binding = 5, std430) buffer Args { uint args[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= cull.info.x) return;
+    mat4 inst = in_matrices[i];
+    mat4 w = cull.mesh_world * inst;
+    vec3 c = (w * vec4(cull.sphere.xyz, 1.0)).xyz;
+    float s = sqrt(max(dot(w[0].xyz, w[0].xyz), max(dot(w[1].xyz, w[1].xyz), dot(w[2].xyz, w[2].xyz))));
+    float r = cull.sphere.w * s;
+    if (s == 0.0) return; // parked (zero-scale) instance
+    for (int p = 0; p < 6; p++)
+        if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) return;
+    uint slot = atomicAdd(args[cull.info.y], 1u);
+    out_matrices[slot] = inst;
+    out_colors[slot] = in_colors[i];
+}

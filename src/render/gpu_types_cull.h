@@ -1,0 +1,25 @@
+/* gpu_types_cull.h — parameters of the thin-instance culling pass, shared by
+ * C (instances_gpu.c) and GLSL (shaders/cull.comp). vec4/mat4/uvec4 only. */
+#ifndef ORRI_GPU_TYPES_CULL_H
+#define ORRI_GPU_TYPES_CULL_H
+
+#include "gpu_types.h"
+
+/* One culled draw, 256-byte aligned entries in the slot's cull buffer. Mesh
+ * world and planes are in the same (upload) frame: eye-relative under
+ * floating origin, absolute otherwise. */
+#define ORRI_CULL_FIELDS                                                      \
+    ORR_MAT4 mesh_world;   /* as uploaded for the draw */                    \
+    ORR_VEC4 planes[6];    /* n·p + d >= 0 inside; world units */            \
+    ORR_VEC4 sphere;       /* local bounding sphere: centre, radius */       \
+    ORR_UVEC4 info;        /* x = instance count, y = args uint offset (instanceCount) */
+
+#if defined(VULKAN) || defined(GL_SPIRV)
+struct OrriCull { ORRI_CULL_FIELDS };
+#else
+typedef struct orri_gpu_cull { ORRI_CULL_FIELDS } orri_gpu_cull;
+#endif
+#define ORRI_CULL_STRIDE 256u
+#define ORRI_CULL_GROUP 64u
+
+#endif

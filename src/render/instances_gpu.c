@@ -1,0 +1,148 @@
+/* instances_gpu.c — thin instances on the GPU (seeds/003 "GPU Buffer Sync"
+ * and "GPU Frustum Culling").
+ *
+ * Invariants:
+ * - The matrix and colour buffers are stable: replaced only when the CPU
+ *   capacity grows (the structure key changes, so every slot re-records);
+ *   data changes are copied into them in place, range by range, recorded in
+ *   the frame's primary command buffer before the render pass — a data change
+ *   never re-records a secondary.
+ * - Colours always have a buffer (white when the mesh has none), so the
+ *   instanced pipeline has one vertex layout.
+ * - Culled copies live per frame slot: a frame in flight keeps reading its own.
+ */
+#include <string.h>
+
+#include "render/render_int.h"
+
+static void release(orr_scene *s, orri_thin_instances *t) {
+    orri_thin_gpu *g = t->render_state;
+    if (!g) return;
+    orr_engine *e = g->engine;
+    orri_buffer_destroy_deferred(&e->gpu, &g->matrices);
+    orri_buffer_destroy_deferred(&e->gpu, &g->colors);
+    for (int i = 0; i < ORRI_MAX_FRAMES; i++) {
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].matrices);
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].colors);
+        /* The descriptor set belongs to the scene's pool, freed with it. */
+    }
+    orri_free(&s->ctx->allocator, g);
+    t->render_state = NULL;
+}
+
+orri_thin_gpu *orri_thin_gpu_of(orr_engine *e, orr_scene *s, orri_node *n) {
+    orri_thin_instances *t = orri_thin_of(n);
+    if (!t) return NULL;
+    if (t->render_state) return t->render_state;
+    orri_thin_gpu *g = orri_alloc(&s->ctx->allocator, sizeof *g);
+    if (!g) return NULL;
+    g->engine = e;
+    t->render_state = g;
+    t->render_state_release = release;
+    t->registered = true; /* setup switches are frozen from the first registration */
+    return g;
+}
+
+orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t) {
+    if (g->matrices.buffer && g->capacity_version == t->capacity_version && g->capacity == t->capacity) return ORR_OK;
+    uint32_t cap = t->capacity ? t->capacity : 1;
+    orri_buffer m, c;
+    VkBufferUsageFlags use = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * 64, use, ORRI_MEM_DEVICE, "instance matrices", &m);
+    if (r != ORR_OK) return r;
+    r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * 16, use, ORRI_MEM_DEVICE, "instance colours", &c);
+    if (r != ORR_OK) {
+        orri_buffer_destroy_now(&e->gpu, &m);
+        return r;
+    }
+    orri_buffer_destroy_deferred(&e->gpu, &g->matrices);
+    orri_buffer_destroy_deferred(&e->gpu, &g->colors);
+    g->matrices = m, g->colors = c, g->capacity = cap;
+    g->capacity_version = t->capacity_version;
+    g->uploaded[0] = g->uploaded[1] = 0;
+    /* New buffers: everything up to the capacity is uploaded once. Without a
+     * CPU colour stream the colours are white. */
+    if (!t->colors) {
+        float *white = orri_alloc(&e->base.ctx.allocator, (size_t)cap * 16);
+        if (!white) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance colours");
+        for (size_t i = 0; i < (size_t)cap * 4; i++) white[i] = 1.0f;
+        r = orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &g->colors, 0, white, (VkDeviceSize)cap * 16);
+        orri_free(&e->base.ctx.allocator, white);
+        if (r != ORR_OK) return r;
+    }
+    if (t->count) {
+        r = orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &g->matrices, 0, t->matrices, (VkDeviceSize)t->capacity * 64);
+        if (r == ORR_OK && t->colors)
+            r = orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &g->colors, 0, t->colors, (VkDeviceSize)t->capacity * 16);
+    }
+    if (r != ORR_OK) return r;
+    orri_thin_dirty_clear(t, ORRI_THIN_MATRICES);
+    orri_thin_dirty_clear(t, ORRI_THIN_COLORS);
+    g->uploaded[0] = t->version, g->uploaded[1] = t->color_version;
+    return ORR_OK;
+}
+
+static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances *t, int stream,
+                                VkCommandBuffer cmd, uint64_t *bytes) {
+    const float *src = stream == ORRI_THIN_MATRICES ? t->matrices : t->colors;
+    uint32_t stride = stream == ORRI_THIN_MATRICES ? 64 : 16;
+    uint32_t cursor = 0;
+    orri_thin_range range;
+    while (src && orri_thin_dirty_next(t, stream, &cursor, &range)) {
+        VkDeviceSize off = (VkDeviceSize)range.begin * stride, size = (VkDeviceSize)(range.end - range.begin) * stride;
+        orr_result r = orri_buffer_upload(&e->gpu, cmd, dst, off, (const uint8_t *)src + off, size);
+        if (r != ORR_OK) return r;
+        *bytes += size;
+    }
+    orri_thin_dirty_clear(t, stream);
+    return ORR_OK;
+}
+
+orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, VkCommandBuffer cmd,
+                                uint64_t *bytes) {
+    orr_result r = ORR_OK;
+    if (g->uploaded[0] != t->version) {
+        r = upload_stream(e, &g->matrices, t, ORRI_THIN_MATRICES, cmd, bytes);
+        if (r == ORR_OK) g->uploaded[0] = t->version;
+    }
+    if (r == ORR_OK && g->uploaded[1] != t->color_version) {
+        r = upload_stream(e, &g->colors, t, ORRI_THIN_COLORS, cmd, bytes);
+        if (r == ORR_OK) g->uploaded[1] = t->color_version;
+    }
+    return r;
+}
+
+orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
+                                      uint32_t slot, bool *replaced) {
+    orri_scene_gpu *sg = NULL;
+    (void)sg;
+    *replaced = false;
+    if (g->cull[slot].capacity < g->capacity || !g->cull[slot].matrices.buffer) {
+        orri_buffer m, c;
+        VkBufferUsageFlags use = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE,
+                                          "culled instance matrices", &m);
+        if (r != ORR_OK) return r;
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "culled instance colours", &c);
+        if (r != ORR_OK) {
+            orri_buffer_destroy_now(&e->gpu, &m);
+            return r;
+        }
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].matrices);
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].colors);
+        g->cull[slot].matrices = m, g->cull[slot].colors = c, g->cull[slot].capacity = g->capacity;
+        g->cull[slot].set_args = VK_NULL_HANDLE; /* rewrite the set */
+        *replaced = true;
+    }
+    (void)t;
+    return ORR_OK;
+}
+
+void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
+                                 uint32_t slot, uint32_t draw, VkCommandBuffer cmd) {
+    uint32_t offset = draw * ORRI_CULL_STRIDE;
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_layout, 0, 1, &g->cull[slot].set, 1, &offset);
+    uint32_t groups = (t->count + ORRI_CULL_GROUP - 1) / ORRI_CULL_GROUP;
+    if (groups) vkCmdDispatch(cmd, groups, 1, 1);
+    (void)sl;
+}
