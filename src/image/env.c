@@ -1,0 +1,173 @@
+/* env.c — Babylon.js .env environment reader (Babylon.js
+ * EnvironmentTextureTools: GetEnvInfo, CreateImageDataArrayBufferViews,
+ * UploadLevelsAsync; helperFunctions fromRGBD).
+ *
+ * File: 8 magic bytes, a NUL-terminated JSON manifest, then the payload.
+ * specular.mipmaps[mip * 6 + face] = {position, length}, positions counted
+ * from the byte after the NUL. As Babylon.js checks, the list holds exactly
+ * 6 × (log2(width) + 1) entries and width is a power of two. Each entry is a
+ * PNG (or, in version 2 files with imageType "image/webp", a WebP — refused)
+ * of size (width >> mip)², RGBD-encoded with gamma: Babylon's fromRGBD is
+ * rgb = pow(rgbd.rgb, 2.2) / rgbd.a. Faces keep the PNG's row order (row 0 of
+ * the PNG is row 0 of the face); Babylon.js uploads them unflipped
+ * (invertY = false when it decodes to a float cube). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "image_int.h"
+
+static const uint8_t magic[8] = {0x86, 0x16, 0x87, 0x96, 0xf6, 0xd6, 0x96, 0x36};
+
+typedef struct env_layout {
+    uint32_t version, width, mips;
+    size_t payload; /* offset of the byte after the NUL */
+    uint64_t pos[6 * ORR_IMAGE_MAX_MIPS], len[6 * ORR_IMAGE_MAX_MIPS];
+} env_layout;
+
+static bool get_number(const orri_json *j, int32_t t, double *v) {
+    if (t < 0 || j->toks[t].type != ORRI_JSON_NUMBER) return false;
+    *v = j->toks[t].number;
+    return true;
+}
+
+/* A non-negative integer that fits exactly in a double (<= 2^53). */
+static bool get_index(const orri_json *j, int32_t t, uint64_t *v) {
+    double d;
+    if (!get_number(j, t, &d) || !(d >= 0 && d <= 9007199254740992.0) || d != floor(d)) return false;
+    *v = (uint64_t)d;
+    return true;
+}
+
+static void read_irradiance(const orri_json *j, int32_t irr, orr_env_info *info) {
+    static const char *const poly[9] = {"x", "y", "z", "xx", "yy", "zz", "yz", "zx", "xy"};
+    static const char *const harm[9] = {"l00", "l1_1", "l10", "l11", "l2_2", "l2_1", "l20", "l21", "l22"};
+    for (int kind = 0; kind < 2; kind++) {
+        const char *const *names = kind ? harm : poly;
+        double v[9][3];
+        bool all = true;
+        for (int k = 0; k < 9 && all; k++) {
+            int32_t arr = orri_json_member(j, irr, names[k]);
+            for (uint32_t i = 0; i < 3 && all; i++) all = get_number(j, orri_json_element(j, arr, i), &v[k][i]);
+        }
+        if (all) {
+            memcpy(info->irradiance, v, sizeof v);
+            info->irradiance_kind = kind ? ORR_ENV_IRRADIANCE_HARMONICS : ORR_ENV_IRRADIANCE_POLYNOMIAL;
+            return;
+        }
+    }
+}
+
+static orr_result read_specular(orri_image_ctx *c, const orri_json *j, int32_t spec, size_t avail, env_layout *l,
+                                orr_env_info *info) {
+    if (spec < 0 || j->toks[spec].type != ORRI_JSON_OBJECT)
+        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env has no specular cube");
+    int32_t mm = orri_json_member(j, spec, "mipmaps");
+    if (mm < 0 || j->toks[mm].type != ORRI_JSON_ARRAY)
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env specular.mipmaps is not an array");
+    if (j->toks[mm].children != 6 * l->mips)
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env has %u specular images, width %u needs %u",
+                               j->toks[mm].children, l->width, 6 * l->mips);
+    int32_t e = mm + 1; /* walk the elements in order */
+    for (uint32_t i = 0; i < 6 * l->mips; i++, e = (int32_t)j->toks[e].next) {
+        uint64_t pos, len;
+        if (!get_index(j, orri_json_member(j, e, "position"), &pos) ||
+            !get_index(j, orri_json_member(j, e, "length"), &len))
+            return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env image %u (mip %u face %u): bad position/length", i,
+                                   i / 6, i % 6);
+        if (pos > avail || len > avail - pos)
+            return orri_image_fail(c, ORR_ERROR_MALFORMED,
+                                   ".env image %u (mip %u face %u) at %llu+%llu is outside the %zu payload bytes", i,
+                                   i / 6, i % 6, (unsigned long long)pos, (unsigned long long)len, avail);
+        l->pos[i] = pos, l->len[i] = len;
+    }
+    double scale;
+    info->lod_generation_scale = 0.8; /* Babylon.js: `|| 0.8` */
+    if (get_number(j, orri_json_member(j, spec, "lodGenerationScale"), &scale) && scale != 0)
+        info->lod_generation_scale = scale;
+    return ORR_OK;
+}
+
+static orr_result read_manifest(orri_image_ctx *c, const orri_json *j, size_t avail, env_layout *l,
+                                orr_env_info *info) {
+    if (j->toks[0].type != ORRI_JSON_OBJECT)
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not an object");
+    uint64_t version, width;
+    if (!get_index(j, orri_json_member(j, 0, "version"), &version))
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest has no version");
+    if (version != 1 && version != 2)
+        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env version %llu", (unsigned long long)version);
+    int32_t type = orri_json_member(j, 0, "imageType");
+    if (type >= 0 && !orri_json_string_is(j, type, "image/png"))
+        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env imageType %s is not supported (only image/png)",
+                               orri_json_string_is(j, type, "image/webp") ? "image/webp (WebP)" : "other than PNG");
+    if (!get_index(j, orri_json_member(j, 0, "width"), &width) || width == 0)
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest has no valid width");
+    if (width > ORR_IMAGE_MAX_DIMENSION)
+        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env width %llu over the limit of %u",
+                               (unsigned long long)width, ORR_IMAGE_MAX_DIMENSION);
+    if (width & (width - 1))
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env width %llu is not a power of two",
+                               (unsigned long long)width);
+    l->version = info->version = (uint32_t)version;
+    l->width = info->width = (uint32_t)width;
+    l->mips = orri_full_mips(l->width, l->width);
+    orr_result r = read_specular(c, j, orri_json_member(j, 0, "specular"), avail, l, info);
+    if (r == ORR_OK) read_irradiance(j, orri_json_member(j, 0, "irradiance"), info);
+    return r;
+}
+
+/* Babylon's toLinearSpace is pow(x, 2.2), not the sRGB curve. */
+static void rgbd_face(const uint8_t *rgbd, size_t texels, const float lut[256], orr_pixel_format format, uint8_t *dst) {
+    for (size_t i = 0; i < texels; i++, rgbd += 4) {
+        float d = rgbd[3] / 255.0f, v[4] = {0, 0, 0, 1};
+        for (int k = 0; k < 3 && rgbd[3]; k++) v[k] = lut[rgbd[k]] / d;
+        if (format == ORR_PIXEL_RGBA32F) {
+            memcpy(dst + i * 16, v, sizeof v);
+        } else {
+            uint16_t h[4];
+            for (int k = 0; k < 4; k++) h[k] = orr_half_from_float(v[k]);
+            memcpy(dst + i * 8, h, sizeof h);
+        }
+    }
+}
+
+static orr_result decode_faces(orri_image_ctx *c, const uint8_t *data, const env_layout *l, orr_image_data *out) {
+    float lut[256];
+    for (int i = 0; i < 256; i++) lut[i] = powf(i / 255.0f, 2.2f);
+    char label[300];
+    orri_image_ctx fc = *c;
+    fc.label = label;
+    for (uint32_t m = 0; m < l->mips; m++)
+        for (uint32_t f = 0; f < 6; f++) {
+            uint32_t i = m * 6 + f, s = orri_mip_dim(l->width, m);
+            snprintf(label, sizeof label, "%s mip %u face %u", c->label, m, f);
+            uint8_t *rgba;
+            orr_result r =
+                orri_stb_decode_png_rgba8(&fc, data + l->payload + l->pos[i], (size_t)l->len[i], s, s, &rgba);
+            if (r != ORR_OK) return r;
+            rgbd_face(rgba, (size_t)s * s, lut, out->format, out->pixels + out->level_offset[f][m]);
+            orri_stb_release(rgba);
+        }
+    return ORR_OK;
+}
+
+orr_result orri_env_decode(orri_image_ctx *c, const uint8_t *data, size_t size, orr_image_data *out,
+                           orr_env_info *info_out) {
+    orr_env_info info = {0};
+    if (size < 8 || memcmp(data, magic, 8) != 0)
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, "not a Babylon.js .env file (magic)");
+    const uint8_t *nul = memchr(data + 8, 0, size - 8);
+    if (!nul) return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not NUL-terminated (truncated?)");
+    orri_json j;
+    orr_result r = orri_json_parse(c, (const char *)data + 8, (size_t)(nul - data) - 8, &j);
+    if (r != ORR_OK) return r;
+    env_layout l = {.payload = (size_t)(nul - data) + 1};
+    r = read_manifest(c, &j, size - l.payload, &l, &info);
+    orri_json_free(c, &j);
+    if (r != ORR_OK) return r;
+    r = orri_image_alloc(c, c->hdr_format, l.width, l.width, 6, l.mips, out);
+    if (r == ORR_OK) r = decode_faces(c, data, &l, out);
+    if (r == ORR_OK && info_out) *info_out = info;
+    return r;
+}

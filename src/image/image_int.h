@@ -1,0 +1,101 @@
+/* image_int.h — cross-file internals of the image module: the load context
+ * (allocator, messages, limits), the checked layout allocation shared by every
+ * decoder, a bounds-checked byte reader, the stb bridge and the tiny JSON
+ * parser used by the .env manifest. */
+#ifndef ORRI_IMAGE_INT_H
+#define ORRI_IMAGE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "orrery/image.h"
+
+typedef struct orri_image_ctx {
+    orr_allocator allocator; /* resolved: all three hooks set */
+    orr_logger logger;       /* may be zero */
+    char *error;
+    size_t error_size;
+    const char *label;
+    orr_pixel_format hdr_format; /* resolved: RGBA16F or RGBA32F */
+    size_t max_bytes;            /* resolved */
+} orri_image_ctx;
+
+/* Resolves `desc` (may be NULL). INVALID_ARGUMENT for a half-set allocator
+ * or an hdr_format that is not a float format. */
+orr_result orri_image_ctx_init(orri_image_ctx *c, const orr_image_load_desc *desc);
+/* Writes "label: message" to the error buffer and the logger; returns r. */
+orr_result orri_image_fail(orri_image_ctx *c, orr_result r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Checks the sizes (dimensions, mips, faces, max_bytes, all in 64-bit),
+ * fills the layout of *out and allocates zeroed pixels from c->allocator.
+ * On failure *out is untouched but for nothing allocated. */
+orr_result orri_image_alloc(orri_image_ctx *c, orr_pixel_format format, uint32_t width, uint32_t height, uint32_t faces,
+                            uint32_t mips, orr_image_data *out);
+/* Limit checks alone (no allocation), for plausibility before decoding. */
+orr_result orri_image_check_size(orri_image_ctx *c, orr_pixel_format format, uint32_t width, uint32_t height,
+                                 uint32_t faces, uint32_t mips);
+/* Number of levels of a full chain down to 1×1. */
+uint32_t orri_full_mips(uint32_t width, uint32_t height);
+static inline uint32_t orri_mip_dim(uint32_t d, uint32_t m) { return (d >> m) ? (d >> m) : 1u; }
+
+/* Reads a whole file into c->allocator memory (NULL-safe message on error). */
+orr_result orri_read_file(orri_image_ctx *c, const char *path, uint8_t **data, size_t *size);
+void *orri_image_mem(orri_image_ctx *c, size_t size); /* zeroed; NULL when out of memory */
+void orri_image_mem_free(orri_image_ctx *c, void *p);
+
+/* Decoders: called with out zeroed; on failure they may leave out->pixels
+ * set, and the caller frees it. */
+orr_result orri_dds_decode(orri_image_ctx *c, const uint8_t *data, size_t size, orr_image_data *out);
+orr_result orri_hdr_decode(orri_image_ctx *c, const uint8_t *data, size_t size, orr_image_data *out);
+orr_result orri_env_decode(orri_image_ctx *c, const uint8_t *data, size_t size, orr_image_data *out,
+                           orr_env_info *info);
+orr_result orri_stb_decode(orri_image_ctx *c, const uint8_t *data, size_t size, orr_image_data *out);
+/* PNG only (for .env faces): decodes into a caller-checked w × h RGBA8 buffer
+ * from the C library (stbi), released with orri_stb_release. */
+orr_result orri_stb_decode_png_rgba8(orri_image_ctx *c, const uint8_t *data, size_t size, uint32_t want_w,
+                                     uint32_t want_h, uint8_t **rgba);
+void orri_stb_release(uint8_t *rgba);
+bool orri_is_png(const uint8_t *data, size_t size);
+bool orri_is_jpeg(const uint8_t *data, size_t size);
+
+static inline uint32_t orri_rd_u32le(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Tiny JSON (RFC 8259) parser: a flat token array, each token knowing where
+ * its subtree ends, so lookups need no recursion. Depth is limited to 64. */
+typedef enum orri_json_type {
+    ORRI_JSON_NULL,
+    ORRI_JSON_BOOL,
+    ORRI_JSON_NUMBER,
+    ORRI_JSON_STRING, /* start/len: the raw bytes between the quotes */
+    ORRI_JSON_ARRAY,
+    ORRI_JSON_OBJECT, /* children alternate key (string), value */
+} orri_json_type;
+
+typedef struct orri_json_tok {
+    orri_json_type type;
+    uint32_t start, len; /* bytes of the text */
+    uint32_t children;   /* array elements, or object members × 2 */
+    uint32_t next;       /* index of the token after this subtree */
+    double number;       /* ORRI_JSON_NUMBER; 1/0 for ORRI_JSON_BOOL */
+} orri_json_tok;
+
+typedef struct orri_json {
+    const char *text;
+    orri_json_tok *toks;
+    uint32_t count, cap;
+} orri_json;
+
+/* Parses the whole text (trailing whitespace only). MALFORMED with a message
+ * naming the byte offset on any syntax error. */
+orr_result orri_json_parse(orri_image_ctx *c, const char *text, size_t len, orri_json *out);
+void orri_json_free(orri_image_ctx *c, orri_json *j);
+/* Token index of object member `key` (raw, unescaped compare), or -1. */
+int32_t orri_json_member(const orri_json *j, int32_t obj, const char *key);
+/* Token index of element i of an array, or -1. */
+int32_t orri_json_element(const orri_json *j, int32_t arr, uint32_t i);
+bool orri_json_string_is(const orri_json *j, int32_t tok, const char *s);
+
+#endif
