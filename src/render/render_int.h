@@ -90,6 +90,46 @@ typedef struct orri_thin_gpu {
     } cull[ORRI_MAX_FRAMES];
 } orri_thin_gpu;
 
+/* What a frame sees of its camera, in the upload frame (renderer.c). */
+typedef struct orri_view {
+    orri_node *camera;
+    bool fo;               /* the camera renders eye-relative (its own flag) */
+    orr_wpos eye_w;        /* eye: cell + local */
+    orr_dvec3 eye;         /* eye in the upload frame: 0 under floating origin, else absolute */
+    orr_dmat4 view, proj, view_proj;
+    orr_frustum frustum;   /* planes in the upload frame */
+    uint64_t camera_version; /* camera identity + version */
+} orri_view;
+
+/* Optional render modules (backgrounds, later shadows and sprites) plug into
+ * a scene without the core naming them: the module installs a plugin on the
+ * scene; the renderer calls `update` before the render pass (uploads may be
+ * recorded into `primary`; set *rerecord when the module's secondary for this
+ * slot must be recorded again) and `record` to fill the module's secondary
+ * command buffer for `stage`, which the renderer executes in pass order:
+ * BEFORE_OPAQUE, (opaque), AFTER_OPAQUE, (transparent), AFTER_TRANSPARENT.
+ * Scenes without plugins pay nothing. Floating origin: a plugin reads the
+ * eye from orri_view (eye_w, fo) and must make its uploads eye-relative too. */
+enum { ORRI_STAGE_BEFORE_OPAQUE, ORRI_STAGE_AFTER_OPAQUE, ORRI_STAGE_AFTER_TRANSPARENT, ORRI_STAGE_COUNT };
+#define ORRI_MAX_PLUGINS 4
+typedef struct orri_render_plugin {
+    const char *name;
+    void *state;
+    orr_result (*update)(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, VkCommandBuffer primary,
+                         void *state, bool *rerecord);
+    orr_result (*record)(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, int stage,
+                         VkCommandBuffer secondary, void *state);
+    void (*release)(orr_engine *e, orr_scene *s, void *state);
+    /* Renderer-owned: one secondary per slot and stage, recorded when stale. */
+    VkCommandBuffer cmds[ORRI_MAX_FRAMES][ORRI_STAGE_COUNT];
+    uint64_t recorded_epoch[ORRI_MAX_FRAMES];
+} orri_render_plugin;
+/* Installs `p` (copied) on the scene; returns the installed plugin or NULL. */
+orri_render_plugin *orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p);
+void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p);
+/* Starts a secondary command buffer inheriting the engine's target (for plugins). */
+orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd);
+
 /* One draw of the scene (rebuilt when the structure key changes). */
 typedef struct orri_draw {
     uint32_t node;         /* mesh node id */
@@ -154,6 +194,8 @@ typedef struct orri_scene_gpu {
     uint32_t mesh_cap;
     orri_shader_gpu *shaders; /* indexed by material slot */
     uint32_t shader_cap;
+    orri_render_plugin *plugins[ORRI_MAX_PLUGINS];
+    uint32_t plugin_count;
 } orri_scene_gpu;
 
 /* engine.c */

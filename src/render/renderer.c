@@ -25,6 +25,12 @@ void orri_scene_gpu_release(orr_scene *s) {
     orr_engine *e = sg->engine;
     const orr_allocator *a = &e->base.ctx.allocator;
     vkDeviceWaitIdle(e->gpu.device);
+    for (uint32_t i = 0; i < sg->plugin_count; i++) {
+        orri_render_plugin *p = sg->plugins[i];
+        if (p->release) p->release(e, s, p->state);
+        orri_free(a, p);
+    }
+    sg->plugin_count = 0;
     for (uint32_t i = 0; i < sg->mesh_cap; i++) release_mesh_gpu(e, &sg->meshes[i]);
     for (uint32_t i = 0; i < sg->shader_cap; i++)
         if (sg->shaders[i].material) orri_shader_gpu_release(e, &sg->shaders[i]);
@@ -260,15 +266,7 @@ static orr_result rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
 
 /* ---- update: version-gated uploads -------------------------------------------- */
 
-typedef struct frame_view {
-    orri_node *camera;
-    bool fo;               /* the camera renders eye-relative (its own flag) */
-    orr_wpos eye_w;        /* eye: cell + local */
-    orr_dvec3 eye;         /* eye in the upload frame: 0 under floating origin, else absolute */
-    orr_dmat4 view, proj, view_proj;
-    orr_frustum frustum;   /* planes in the upload frame */
-    uint64_t camera_version; /* camera identity + version */
-} frame_view;
+typedef orri_view frame_view;
 
 /* A world-space point (in `cell`) in the upload frame: eye-relative through
  * the large-world module when the camera renders eye-relative, else absolute. */
@@ -668,7 +666,7 @@ static void sort_transparent(orri_scene_gpu *sg) {
     }
 }
 
-static orr_result begin_secondary(orr_engine *e, VkCommandBuffer cmd) {
+orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd) {
     VkFormat color = ORRI_COLOR_FORMAT;
     VkCommandBufferInheritanceRenderingInfo ri = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO,
@@ -691,7 +689,7 @@ static orr_result begin_secondary(orr_engine *e, VkCommandBuffer cmd) {
 
 static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
                               VkCommandBuffer cmd, bool transparent) {
-    orr_result r = begin_secondary(e, cmd);
+    orr_result r = orri_begin_secondary(e, cmd);
     if (r != ORR_OK) return r;
     orri_cmd_label_begin(&e->gpu, cmd, transparent ? "transparent pass" : "opaque pass");
     VkPipeline bound = VK_NULL_HANDLE;
@@ -769,6 +767,67 @@ static orr_result prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
     }
     if (r == ORR_OK) sl->recorded_epoch = sg->epoch;
     return r;
+}
+
+/* ---- plugins --------------------------------------------------------------------------- */
+
+orri_render_plugin *orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p) {
+    orri_scene_gpu *sg = NULL;
+    if (scene_gpu(e, s, &sg) != ORR_OK) return NULL;
+    if (sg->plugin_count == ORRI_MAX_PLUGINS) {
+        orri_misuse(&e->base.ctx, ORRI_MSG_IN_USE, "scene '%s' has %d render plugins already", s->label, ORRI_MAX_PLUGINS);
+        return NULL;
+    }
+    orri_render_plugin *np = orri_alloc(&e->base.ctx.allocator, sizeof *np);
+    if (!np) return NULL;
+    *np = *p;
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = sg->cmd_pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+                                      .commandBufferCount = ORRI_STAGE_COUNT};
+    for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
+        np->recorded_epoch[i] = 0;
+        if (orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, np->cmds[i]), "plugin secondaries") != ORR_OK) {
+            for (uint32_t k = 0; k < i; k++) vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, np->cmds[k]);
+            orri_free(&e->base.ctx.allocator, np);
+            return NULL;
+        }
+    }
+    sg->plugins[sg->plugin_count++] = np;
+    return np;
+}
+
+void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p) {
+    orri_scene_gpu *sg = s->render_state;
+    if (!sg || !p) return;
+    for (uint32_t i = 0; i < sg->plugin_count; i++) {
+        if (sg->plugins[i] != p) continue;
+        vkDeviceWaitIdle(e->gpu.device); /* its secondaries may be in flight */
+        if (p->release) p->release(e, s, p->state);
+        for (uint32_t k = 0; k < e->gpu.frame_count; k++) vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, p->cmds[k]);
+        orri_free(&e->base.ctx.allocator, p);
+        sg->plugins[i] = sg->plugins[--sg->plugin_count];
+        return;
+    }
+}
+
+static orr_result run_plugins(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, const orri_view *v, uint32_t slot,
+                              VkCommandBuffer primary) {
+    for (uint32_t i = 0; i < sg->plugin_count; i++) {
+        orri_render_plugin *p = sg->plugins[i];
+        bool rerecord = p->recorded_epoch[slot] != sg->epoch;
+        orr_result r = p->update ? p->update(e, s, v, slot, primary, p->state, &rerecord) : ORR_OK;
+        if (r != ORR_OK) return r;
+        if (!rerecord) continue;
+        for (int st = 0; st < ORRI_STAGE_COUNT; st++) {
+            r = orri_begin_secondary(e, p->cmds[slot][st]);
+            if (r == ORR_OK && p->record) r = p->record(e, s, v, slot, st, p->cmds[slot][st], p->state);
+            if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkEndCommandBuffer(p->cmds[slot][st]), "end plugin secondary");
+            if (r != ORR_OK) return r;
+        }
+        p->recorded_epoch[slot] = sg->epoch;
+        e->stats.records++;
+    }
+    return ORR_OK;
 }
 
 /* ---- primary -------------------------------------------------------------------------- */
@@ -885,11 +944,20 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     if (r != ORR_OK) return r;
     sort_transparent(sg);
     r = prepare_passes(e, sg, s, sl, slot_index);
+    if (r == ORR_OK) r = run_plugins(e, sg, s, &fv, slot_index, cmd);
     if (r != ORR_OK) return r;
     orri_cmd_label_begin(&e->gpu, cmd, s->label);
     begin_target(e, s, cmd);
-    VkCommandBuffer secondaries[] = {sl->opaque, sl->transparent};
-    vkCmdExecuteCommands(cmd, 2, secondaries);
+    VkCommandBuffer secondaries[2 + ORRI_STAGE_COUNT * ORRI_MAX_PLUGINS];
+    uint32_t n = 0;
+    for (int st = 0; st <= ORRI_STAGE_COUNT; st++) {
+        /* pass order: plugins before opaque, opaque, plugins after opaque, transparent, plugins last */
+        if (st == 1) secondaries[n++] = sl->opaque;
+        if (st == 2) secondaries[n++] = sl->transparent;
+        if (st == ORRI_STAGE_COUNT) break;
+        for (uint32_t i = 0; i < sg->plugin_count; i++) secondaries[n++] = sg->plugins[i]->cmds[slot_index][st];
+    }
+    vkCmdExecuteCommands(cmd, n, secondaries);
     vkCmdEndRendering(cmd);
     orri_cmd_label_end(&e->gpu, cmd);
     e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
