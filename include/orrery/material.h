@@ -27,6 +27,16 @@
  * and for each user texture `layout(set = 1, binding = 1 + i) uniform sampler2D <name>;`.
  * Locations of the user's own in/out variables are assigned automatically.
  * The fragment stage writes its own `out vec4` (location 0).
+ *
+ * Thin instances (orrery/instances.h): the vertex stage always has
+ *     mat4 getFinalWorld();   // world, or world · instance matrix
+ *     vec4 getFinalColor();   // vec4(1), or the instance colour
+ * so one source serves plain and instanced meshes: write
+ * `gl_Position = viewProjection * getFinalWorld() * vec4(position, 1.0)`.
+ * With .thin_instances set, an instanced variant is compiled too (instance
+ * attributes world0..world3 at locations 4..7, instanceColor at 8);
+ * .ignore_instance_colors makes getFinalColor() vec4(1) and binds no colour
+ * stream for this material (the mesh keeps its colours for other materials).
  * Compile errors come back as ORR_ERROR_SHADER_COMPILE with the compiler's
  * message in orr_engine_last_error, line numbers counted in the user's source.
  */
@@ -102,6 +112,8 @@ typedef struct orr_shader_material_desc {
     const char *textures[ORR_SHADER_MAX_TEXTURES]; /* sampler2D names */
     bool no_back_face_culling;
     bool alpha_blend;            /* transparent pass, blended, sorted */
+    bool thin_instances;         /* also compile the thin-instance variant */
+    bool ignore_instance_colors; /* getFinalColor() = vec4(1) for instanced draws */
     const char *label;
 } orr_shader_material_desc;
 

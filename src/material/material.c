@@ -73,6 +73,7 @@ void orri_material_release(orr_scene *s, orri_material *m) {
     if (!m->shader) return;
     orri_free(&s->ctx->allocator, m->shader->vert_spv);
     orri_free(&s->ctx->allocator, m->shader->frag_spv);
+    orri_free(&s->ctx->allocator, m->shader->inst_vert_spv);
     orri_free(&s->ctx->allocator, m->shader);
     m->shader = NULL;
 }

@@ -66,8 +66,27 @@ static orr_result layout_uniforms(orr_scene *s, const orr_shader_material_desc *
     return ORR_OK;
 }
 
-static void build_preamble(const orri_shader_material *sm, orri_stage stage, char *buf, size_t n) {
+static const char PLAIN_HELPERS[] =
+    "mat4 getFinalWorld() { return world; }\n"
+    "vec4 getFinalColor() { return vec4(1.0); }\n";
+static const char INSTANCE_INPUTS[] =
+    "layout(location = 4) in vec4 world0;\n"
+    "layout(location = 5) in vec4 world1;\n"
+    "layout(location = 6) in vec4 world2;\n"
+    "layout(location = 7) in vec4 world3;\n"
+    "mat4 getFinalWorld() { return world * mat4(world0, world1, world2, world3); }\n";
+
+/* `instanced`: 0 plain, 1 thin-instance variant. */
+static void build_preamble(const orri_shader_material *sm, orri_stage stage, int instanced, char *buf, size_t n) {
     size_t len = (size_t)snprintf(buf, n, "#version 450\n%s%s", SYSTEM_BLOCK, stage == ORRI_STAGE_VERTEX ? VERTEX_INPUTS : "");
+    if (stage == ORRI_STAGE_VERTEX && !instanced) len += (size_t)snprintf(buf + len, n - len, "%s", PLAIN_HELPERS);
+    if (stage == ORRI_STAGE_VERTEX && instanced) {
+        len += (size_t)snprintf(buf + len, n - len, "%s", INSTANCE_INPUTS);
+        len += (size_t)snprintf(buf + len, n - len, "%s",
+                                sm->ignore_instance_colors ? "vec4 getFinalColor() { return vec4(1.0); }\n"
+                                                           : "layout(location = 8) in vec4 instanceColor;\n"
+                                                             "vec4 getFinalColor() { return instanceColor; }\n");
+    }
     if (sm->uniform_count) {
         len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = 0, std140) uniform OrrUser {\n");
         for (uint32_t i = 0; i < sm->uniform_count; i++)
@@ -82,11 +101,18 @@ static void build_preamble(const orri_shader_material *sm, orri_stage stage, cha
 static orr_result compile_stages(orr_scene *s, const orr_shader_material_desc *d, orri_shader_material *sm,
                                  const char *label) {
     char preamble[4096], name[96];
-    build_preamble(sm, ORRI_STAGE_VERTEX, preamble, sizeof preamble);
+    build_preamble(sm, ORRI_STAGE_VERTEX, 0, preamble, sizeof preamble);
     snprintf(name, sizeof name, "%s.vert", label);
     orr_result r = orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->vert_spv, &sm->vert_size);
     if (r != ORR_OK) return r;
-    build_preamble(sm, ORRI_STAGE_FRAGMENT, preamble, sizeof preamble);
+    if (d->thin_instances) {
+        build_preamble(sm, ORRI_STAGE_VERTEX, 1, preamble, sizeof preamble);
+        snprintf(name, sizeof name, "%s.instanced.vert", label);
+        r = orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->inst_vert_spv,
+                              &sm->inst_vert_size);
+        if (r != ORR_OK) return r;
+    }
+    build_preamble(sm, ORRI_STAGE_FRAGMENT, 0, preamble, sizeof preamble);
     snprintf(name, sizeof name, "%s.frag", label);
     return orri_glsl_compile(s->ctx, ORRI_STAGE_FRAGMENT, preamble, d->fragment_source, name, &sm->frag_spv, &sm->frag_size);
 }
@@ -111,6 +137,7 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
     }
     sm->no_back_face_culling = d->no_back_face_culling;
     sm->alpha_blend = d->alpha_blend;
+    sm->ignore_instance_colors = d->ignore_instance_colors;
     orr_result r = layout_uniforms(s, d, sm);
     if (r == ORR_OK) r = compile_stages(s, d, sm, label);
     orri_material *m = NULL;
@@ -122,6 +149,7 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
     if (r != ORR_OK) {
         orri_free(&s->ctx->allocator, sm->vert_spv);
         orri_free(&s->ctx->allocator, sm->frag_spv);
+        orri_free(&s->ctx->allocator, sm->inst_vert_spv);
         orri_free(&s->ctx->allocator, sm);
         *result = r;
         return (orr_material){0};

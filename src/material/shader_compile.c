@@ -30,7 +30,12 @@ orr_result orri_glsl_compile(orri_ctx *ctx, orri_stage stage, const char *preamb
     shaderc_shader_kind kind = stage == ORRI_STAGE_VERTEX ? shaderc_glsl_vertex_shader : shaderc_glsl_fragment_shader;
     shaderc_compilation_result_t res = shaderc_compile_into_spv(compiler, text, strlen(text), kind, name, "main", opts);
     if (!res || shaderc_result_get_compilation_status(res) != shaderc_compilation_status_success) {
-        const char *msg = res ? shaderc_result_get_error_message(res) : "compiler failed";
+        /* The logger takes one line (orrery/core.h): the compiler's lines are
+         * joined with spaces and the trailing newline dropped. */
+        char msg[800];
+        snprintf(msg, sizeof msg, "%s", res ? shaderc_result_get_error_message(res) : "compiler failed");
+        for (size_t n = strlen(msg); n && (msg[n - 1] == '\n' || msg[n - 1] == ' '); n--) msg[n - 1] = 0;
+        for (char *p = msg; *p; p++) if (*p == '\n') *p = ' ';
         r = orri_fail(ctx, ORR_ERROR_SHADER_COMPILE, "%s", msg);
     } else {
         *size = shaderc_result_get_length(res);

@@ -117,6 +117,7 @@ typedef struct pipeline_desc {
     VkPipelineLayout layout;
     bool cull, blend;
     bool instanced;        /* + world0..3 (4..7) and instanceColor (8), per instance */
+    bool no_instance_color; /* instanced without location 8 */
     const char *label;
 } pipeline_desc;
 
@@ -163,7 +164,8 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
             .vertexBindingDescriptionCount = p->instanced ? 6 : 4, .pVertexBindingDescriptions = bindings,
-            .vertexAttributeDescriptionCount = p->instanced ? 9 : 4, .pVertexAttributeDescriptions = attrs},
+            .vertexAttributeDescriptionCount = p->instanced ? (p->no_instance_color ? 8 : 9) : 4,
+            .pVertexAttributeDescriptions = attrs},
         .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
@@ -207,7 +209,7 @@ orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instance
     for (uint32_t i = 0; i < e->std_pipeline_count; i++)
         if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
     pipeline_desc p = {instanced ? e->std_inst_vert : e->std_vert, e->std_frag, e->std_layout, cull, blend, instanced,
-                       instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
+                       false, instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
     orr_result r = build_pipeline(e, &p, out);
     if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
     return r;
@@ -217,6 +219,10 @@ void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g) {
     VkDevice d = e->gpu.device;
     if (g->pipeline) {
         orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = g->pipeline});
+        e->pipeline_count--;
+    }
+    if (g->pipeline_inst) {
+        orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = g->pipeline_inst});
         e->pipeline_count--;
     }
     /* Layouts are not used by pending work once their pipelines are gone. */
@@ -246,13 +252,20 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     if (g->material) orri_shader_gpu_release(e, g);
     const orri_shader_material *sm = m->shader;
     orr_result r = shader_layouts(e, sm, g);
-    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE;
+    VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, ivert = VK_NULL_HANDLE;
     if (r == ORR_OK) r = make_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
     if (r == ORR_OK) r = make_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
-        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, false, m->label};
+        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, false, false, m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
+    if (r == ORR_OK && sm->inst_vert_spv) {
+        r = make_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
+        pipeline_desc p = {ivert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, true,
+                           sm->ignore_instance_colors, m->label};
+        if (r == ORR_OK) r = build_pipeline(e, &p, &g->pipeline_inst);
+    }
+    if (ivert) vkDestroyShaderModule(e->gpu.device, ivert, NULL);
     if (vert) vkDestroyShaderModule(e->gpu.device, vert, NULL);
     if (frag) vkDestroyShaderModule(e->gpu.device, frag, NULL);
     if (r != ORR_OK) {

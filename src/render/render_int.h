@@ -160,6 +160,7 @@ typedef struct orri_shader_gpu {
     VkDescriptorSetLayout user_layout;
     VkPipelineLayout layout;
     VkPipeline pipeline;
+    VkPipeline pipeline_inst; /* thin-instance variant, or none */
     VkDescriptorSet user_sets[ORRI_MAX_FRAMES];
     uint64_t written_epoch[ORRI_MAX_FRAMES];   /* user set contents are for this epoch */
     VkBuffer written_buffer[ORRI_MAX_FRAMES];  /* ... and this uniform buffer */

@@ -219,7 +219,12 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         orr_result r = orri_shader_pipeline(e, sg, s, m, &g);
         if (r != ORR_OK) return r;
         g->material = d.material;
-        d.shader = true, d.pipeline = g->pipeline, d.layout = g->layout;
+        if (d.thin && !g->pipeline_inst) {
+            orri_misuse(&e->base.ctx, ORRI_MSG_BAD_VALUE, "mesh '%s' has thin instances but shader material '%s' was "
+                        "created without .thin_instances: drawn once, without its instances", n->label, m->label);
+            d.thin = NULL;
+        }
+        d.shader = true, d.pipeline = d.thin ? g->pipeline_inst : g->pipeline, d.layout = g->layout;
         d.transparent = m->shader->alpha_blend;
     } else {
         const orr_standard_material_desc *sm = &m->standard;
@@ -495,7 +500,7 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
         orr_dsphere sphere = orr_dsphere_transform(n->u.mesh.local_sphere, *world);
         sphere.center = upload_point(e, fv, sphere.center, cell);
         d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
-        orri_thin_instances *t = orri_thin_of(n);
+        orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
         e->stats.instances_submitted += t ? t->count : 1;
         uint32_t count;
         if (d->culled) {

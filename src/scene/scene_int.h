@@ -91,6 +91,9 @@ typedef struct orri_uniform_slot {
 
 typedef struct orri_shader_material {
     uint32_t *vert_spv, *frag_spv; /* owned SPIR-V */
+    uint32_t *inst_vert_spv;       /* thin-instance variant, or NULL */
+    size_t inst_vert_size;
+    bool ignore_instance_colors;
     size_t vert_size, frag_size;   /* bytes */
     orri_uniform_slot uniforms[ORR_SHADER_MAX_UNIFORMS];
     uint32_t uniform_count;

@@ -228,6 +228,61 @@ TEST(instance_updates_upload_ranges_and_never_rerecord) {
     orr_scene_destroy(s);
 }
 
+
+/* Shader material on thin instances: getFinalWorld / getFinalColor, with and
+ * without the colour stream, and the same material on a plain mesh. */
+TEST(shader_material_thin_instance_helpers) {
+    orr_scene *s;
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &s);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target = {0, 0, 0}});
+    const char *vs = "layout(location = 0) out vec4 vColor;\n"
+                     "void main() {\n"
+                     "    vColor = getFinalColor();\n"
+                     "    gl_Position = viewProjection * getFinalWorld() * vec4(position, 1.0);\n"
+                     "}\n";
+    const char *fs = "layout(location = 0) in vec4 vColor;\n"
+                     "layout(location = 0) out vec4 fragColor;\n"
+                     "void main() { fragColor = vColor; }\n";
+    orr_result r1, r2;
+    orr_material coloured = orr_shader_material_create(s, &(orr_shader_material_desc){
+        .vertex_source = vs, .fragment_source = fs, .thin_instances = true, .label = "coloured"}, &r1);
+    orr_material white = orr_shader_material_create(s, &(orr_shader_material_desc){
+        .vertex_source = vs, .fragment_source = fs, .thin_instances = true, .ignore_instance_colors = true,
+        .label = "ignores colours"}, &r2);
+    CHECK(r1 == ORR_OK && r2 == ORR_OK);
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_mesh left = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = coloured, .position = {-2.5, 0, 0}});
+    orr_mesh right = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = white, .position = {2.5, 0, 0}});
+    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = coloured, .position = {0, -3, 0}}); /* plain mesh */
+    orr_geometry_free(&g);
+    for (int k = 0; k < 2; k++) {
+        orr_mesh m = k ? right : left;
+        uint32_t i0, i1;
+        orr_instances_add(s, m, translation(0, 1, 0), &i0);
+        orr_instances_add(s, m, translation(0, -1, 0), &i1);
+        orr_instances_set_color(s, m, i0, (orr_color4){1, 0, 0, 1});
+        orr_instances_set_color(s, m, i1, (orr_color4){0, 0, 1, 1});
+    }
+    orr_image8 img;
+    CHECK(orr_test_render(engine, s, 2, &img));
+    orr_test_save_png(orr_test_out_path("thin-shader-helpers.png"), &img);
+    /* Project instance centres to pixels. */
+    orr_camera cam = orr_scene_get_active_camera(s);
+    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
+    const double pts[][3] = {{-2.5, 1, 0}, {-2.5, -1, 0}, {2.5, 1, 0}, {2.5, -1, 0}, {0, -3, 0}};
+    const int expect[][3] = {{255, 0, 0}, {0, 0, 255}, {255, 255, 255}, {255, 255, 255}, {255, 255, 255}};
+    for (int p = 0; p < 5; p++) {
+        orr_dvec4 c = orr_dmat4_transform_vec4(vp, (orr_dvec4){pts[p][0], pts[p][1], pts[p][2], 1});
+        uint32_t x = (uint32_t)((c.x / c.w * 0.5 + 0.5) * 1280), y = (uint32_t)((0.5 - c.y / c.w * 0.5) * 720);
+        double rgb[3];
+        orr_test_mean_rgb(&img, x - 2, y - 2, x + 3, y + 3, rgb);
+        for (int k = 0; k < 3; k++) CHECK_NEAR(rgb[k], expect[p][k], 2);
+    }
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
 int main(int argc, char **argv) {
     orr_test_fail_on_validation();
     engine = make_engine(false);
