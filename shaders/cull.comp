@@ -5,6 +5,7 @@
 // planes in the same frame as the mesh world, and appends visible matrices and
 // colours with an atomic counter that is the instance count of the draw's
 // vkCmdDrawIndexedIndirect arguments. Conservative: touching spheres stay.
+// With a LOD partner the visible set splits by distance into two buckets.
 #include "gpu_types_cull.h"
 
 layout(local_size_x = ORRI_CULL_GROUP) in;
@@ -14,6 +15,8 @@ layout(set = 0, binding = 2, std430) readonly buffer InColors { vec4 in_colors[]
 layout(set = 0, binding = 3, std430) writeonly buffer OutMatrices { mat4 out_matrices[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer OutColors { vec4 out_colors[]; };
 layout(set = 0, binding = 5, std430) buffer Args { uint args[]; };
+layout(set = 0, binding = 6, std430) writeonly buffer FarMatrices { mat4 far_matrices[]; };
+layout(set = 0, binding = 7, std430) writeonly buffer FarColors { vec4 far_colors[]; };
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
@@ -26,6 +29,19 @@ void main() {
     if (s == 0.0) return; // parked (zero-scale) instance
     for (int p = 0; p < 6; p++)
         if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) return;
+    if (cull.lod.z > 0.5) {
+        // Distance LOD: beyond distance ± band/2 (per-instance dither) the
+        // instance goes to the partner's bucket.
+        uint h;
+        ORRI_LOD_HASH(i, h)
+        float dither = float(h) * (1.0 / 4294967296.0) - 0.5;
+        if (distance(c, cull.eye.xyz) >= cull.lod.x + dither * cull.lod.y) {
+            uint slot = atomicAdd(args[cull.info.z], 1u);
+            far_matrices[slot] = inst;
+            far_colors[slot] = in_colors[i];
+            return;
+        }
+    }
     uint slot = atomicAdd(args[cull.info.y], 1u);
     out_matrices[slot] = inst;
     out_colors[slot] = in_colors[i];

@@ -143,9 +143,142 @@ orr_dbox orr_instances_query_local_box(orr_scene *scene, orr_mesh mesh);
 /* ---- renderer switches (setup time, before the mesh is first rendered) ------------ */
 /* GPU frustum culling of this mesh's instances (opaque materials only). */
 void orr_instances_enable_gpu_culling(orr_scene *scene, orr_mesh mesh, bool enabled);
+/* Distance LOD pairing: the GPU culler of `full` (culling must be enabled on
+ * it) splits its in-frustum instances at `distance` from the eye, with a
+ * deterministic per-instance dither of ±band/2; the far bucket is drawn by
+ * `lod` (its own geometry and material) from `full`'s matrices and colours.
+ * Both meshes need thin state, must be distinct and opaque, and neither may
+ * be in another pair; set before the first render (repeating it for the same
+ * pair updates distance and band live). Clearing, or destroying either mesh,
+ * detaches them: the partner draws its own instances again. If the source is
+ * not culled (disabled, hidden, transparent, empty) the partner draws nothing. */
+typedef struct orr_instances_lod_desc { double distance, band; } orr_instances_lod_desc;
+orr_result orr_instances_set_lod_partner(orr_scene *scene, orr_mesh full, orr_mesh lod, const orr_instances_lod_desc *desc);
+void orr_instances_clear_lod_partner(orr_scene *scene, orr_mesh full);
+
 /* Create stable indirect draw arguments at the first upload, so that later
  * count changes (orr_instances_set_draw_count) never re-record a cached draw. */
 void orr_instances_enable_dynamic_draw_count(orr_scene *scene, orr_mesh mesh);
+
+/* ---- hierarchy instance pools (src/scene/instance_pool.c) ------------------------ */
+/* A template hierarchy (a root node and its descendant meshes) drawn many
+ * times through thin instances, for Babylon.js instantiateHierarchy()-style
+ * props (seeds/003 "Hierarchy Instance Pools"):
+ *
+ *     orr_instance_pool *pool;
+ *     orr_instance_pool_create(scene, &(orr_instance_pool_desc){
+ *         .root = tree_root, .capacity = 1000, .label = "trees" }, &pool);
+ *     uint32_t i;
+ *     orr_instance_pool_add(pool, orr_dmat4_translation((orr_dvec3){10, 0, 0}), &i);
+ *     orr_instance_pool_remove(pool, i);   // the last logical instance moves to i
+ *     orr_instance_pool_destroy(pool);     // before orr_scene_destroy
+ *
+ * Creation gives every mesh in the subtree of `root` (root included when it
+ * is a mesh) its own thin-instance buffer of `capacity` slots, active count
+ * 0: those meshes become render carriers and no longer draw the template by
+ * themselves. Keep them visible (hiding one hides its part of every pool
+ * instance); hide the pool with orr_instance_pool_set_count(pool, 0).
+ *
+ * A logical instance matrix M (float64, world → world) acts as a parent
+ * transform added above the root: the drawn world of each descendant mesh is
+ * M · meshWorld. The pool stores meshWorld⁻¹ · M · meshWorld per mesh (float64,
+ * then packed to float32), since the renderer draws mesh world · instance
+ * matrix. The identity reproduces the template. The root's own world is never
+ * divided out: a mirrored root (a glTF root's scaling (−1, 1, 1)) stays
+ * mirrored in every instance. M is the placement relative to the template as
+ * it stands, so for large translations keep the template near where its
+ * instances are (the per-mesh matrices are float32 offsets, see above).
+ * meshWorld is read when an instance is written; after moving the template,
+ * orr_instance_pool_refresh rewrites every instance from the stored M.
+ *
+ * The pool is an opaque, caller-owned object (like orr_scene, not a scene
+ * object with a generational id): it holds the scene pointer and the
+ * carriers' mesh handles, and must be destroyed before its scene. A carrier
+ * mesh must not have active thin instances when the pool is created, and
+ * belongs to one pool at a time. Logical slot i is slot i of every carrier.
+ * Misuse (NULL pool, index or count out of range, a full pool, a carrier
+ * destroyed while the pool lives) is reported by name; the call does nothing. */
+typedef struct orr_instance_pool orr_instance_pool;
+
+typedef struct orr_instance_pool_desc {
+    orr_node root;     /* required: template root (any node kind) */
+    uint32_t capacity; /* required, > 0: fixed number of logical instances */
+    const char *label;
+} orr_instance_pool_desc;
+
+/* Errors: ORR_ERROR_INVALID_HANDLE for a null/stale root; ORR_ERROR_INVALID_ARGUMENT
+ * for a NULL desc/out, capacity 0, a subtree without meshes, or a mesh that
+ * already has active thin instances; ORR_ERROR_OUT_OF_HOST_MEMORY. On any error
+ * *out is NULL and no mesh changed (a mesh that had an empty thin-instance
+ * buffer may keep a larger capacity). */
+orr_result orr_instance_pool_create(orr_scene *scene, const orr_instance_pool_desc *desc, orr_instance_pool **out);
+/* Sets every carrier's active count to 0 (they keep their thin-instance
+ * buffers and draw nothing) and frees the pool. NULL is ignored. Carriers
+ * destroyed in the meantime are skipped. */
+void orr_instance_pool_destroy(orr_instance_pool *pool);
+/* Appends a logical instance (count < capacity: the pool never grows) and
+ * returns its slot through *index (may be NULL). */
+orr_result orr_instance_pool_add(orr_instance_pool *pool, orr_dmat4 matrix, uint32_t *index);
+/* Overwrites logical instance `index` (< count) in every carrier. */
+void orr_instance_pool_set_matrix(orr_instance_pool *pool, uint32_t index, orr_dmat4 matrix);
+/* The logical matrix M of instance `index` (< count), as given (float64). */
+orr_dmat4 orr_instance_pool_get_matrix(const orr_instance_pool *pool, uint32_t index);
+/* Swap-remove in O(1): the last logical instance moves to `index`, in every
+ * carrier (matrices and colours) and in the pool's own M array. */
+void orr_instance_pool_remove(orr_instance_pool *pool, uint32_t index);
+/* Active logical count (≤ capacity) of every carrier, without reallocating.
+ * Slots exposed again keep the instance last written there (zero = parked
+ * for slots never written); prefer orr_instance_pool_add to grow. */
+void orr_instance_pool_set_count(orr_instance_pool *pool, uint32_t count);
+uint32_t orr_instance_pool_get_count(const orr_instance_pool *pool);
+uint32_t orr_instance_pool_get_capacity(const orr_instance_pool *pool);
+/* Rewrites every written slot [0, high-water mark) of every carrier from the
+ * stored M with the current mesh worlds (after the template moved). */
+void orr_instance_pool_refresh(orr_instance_pool *pool);
+/* The carriers, in the pool's fixed order (index < mesh count). */
+uint32_t orr_instance_pool_get_mesh_count(const orr_instance_pool *pool);
+orr_mesh orr_instance_pool_get_mesh(const orr_instance_pool *pool, uint32_t index);
+
+/* ---- picking (src/scene/instance_pick.c) ------------------------------------------- */
+/* CPU ray picking of thin instances (issue 4, item 7): the ray is tested
+ * against each active instance's box, the mesh's local box through
+ * mesh world · instance matrix taken as an oriented box (the ray is mapped
+ * into the instance's local frame, so rotation, non-uniform scale and
+ * mirroring are exact, not an enclosing axis-aligned box). float64
+ * throughout; each mesh is tested in its own cell frame (orrery/wpos.h), so
+ * meshes 10⁷ m from the origin pick as precisely as near ones. Visible
+ * meshes only; parked (zero-scale) and degenerate (singular) instances are
+ * skipped; a mesh with thin instances is tested per instance only (that is
+ * what is drawn). The nearest hit wins (ties: the first mesh created, then
+ * the lower instance). A ray starting inside a box hits it at distance 0. */
+typedef enum orr_pick_flags {
+    ORR_PICK_PLAIN_MESHES = 1, /* also test visible meshes without thin instances (instance = UINT32_MAX) */
+} orr_pick_flags;
+
+typedef struct orr_instance_hit {
+    orr_mesh mesh;
+    uint32_t instance; /* UINT32_MAX for a plain mesh */
+    double distance;   /* world units from the ray origin along the unit direction */
+    orr_dvec3 point;   /* world position of the hit (box entry point) */
+} orr_instance_hit;
+
+/* World ray: `direction` need not be unit (zero is misuse); max_distance <= 0
+ * means unlimited. `flags`: orr_pick_flags (0: thin instances only). Returns
+ * true and fills *hit (may be NULL) on a hit; *hit is untouched on a miss. */
+bool orr_instances_pick(orr_scene *scene, orr_dvec3 origin, orr_dvec3 direction, double max_distance, uint32_t flags,
+                        orr_instance_hit *hit);
+/* The world ray through normalised device coordinates `ndc` (x right, y up,
+ * both in [−1, 1]; from pixels: (2·px / w − 1, 1 − 2·py / h)) of `camera`
+ * for the viewport aspect w / h: origin at the eye, unit direction. Built
+ * from orr_camera_get_position and the inverse of the projection and of the
+ * view's rotation, so it is the same with or without floating origin (whose
+ * view has no translation). False (misuse) for a bad camera or aspect. */
+bool orr_instances_camera_ray(orr_scene *scene, orr_camera camera, orr_dvec2 ndc, double aspect, orr_dvec3 *origin,
+                              orr_dvec3 *direction);
+/* orr_instances_pick along orr_instances_camera_ray; distances from the eye.
+ * The eye's cell is kept (no rounding to a float64 world position). */
+bool orr_instances_pick_screen(orr_scene *scene, orr_camera camera, orr_dvec2 ndc, double aspect, double max_distance,
+                               uint32_t flags, orr_instance_hit *hit);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,8 @@ static void release(orr_scene *s, orri_thin_instances *t) {
     for (int i = 0; i < ORRI_MAX_FRAMES; i++) {
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].matrices);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].colors);
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].far_matrices);
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].far_colors);
         /* The descriptor set belongs to the scene's pool, freed with it. */
     }
     orri_free(&s->ctx->allocator, g);
@@ -118,19 +120,28 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin
     (void)sg;
     *replaced = false;
     if (g->cull[slot].capacity < g->capacity || !g->cull[slot].matrices.buffer) {
-        orri_buffer m, c;
+        orri_buffer m, c, fm, fc;
         VkBufferUsageFlags use = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
         orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE,
                                           "culled instance matrices", &m);
         if (r != ORR_OK) return r;
         r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "culled instance colours", &c);
+        if (r == ORR_OK)
+            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE, "far bucket matrices", &fm);
+        if (r == ORR_OK)
+            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "far bucket colours", &fc);
         if (r != ORR_OK) {
             orri_buffer_destroy_now(&e->gpu, &m);
+            orri_buffer_destroy_now(&e->gpu, &c);
+            orri_buffer_destroy_now(&e->gpu, &fm);
             return r;
         }
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].matrices);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].colors);
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].far_matrices);
+        orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].far_colors);
         g->cull[slot].matrices = m, g->cull[slot].colors = c, g->cull[slot].capacity = g->capacity;
+        g->cull[slot].far_matrices = fm, g->cull[slot].far_colors = fc;
         g->cull[slot].set_args = VK_NULL_HANDLE; /* rewrite the set */
         *replaced = true;
     }

@@ -36,11 +36,11 @@ static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *
 /* The thin-instance culling pass (shaders/cull.comp). */
 static orr_result cull_pipeline(orr_engine *e) {
     orri_gpu *gpu = &e->gpu;
-    VkDescriptorSetLayoutBinding b[6];
-    for (uint32_t i = 0; i < 6; i++)
+    VkDescriptorSetLayoutBinding b[8];
+    for (uint32_t i = 0; i < 8; i++)
         b[i] = (VkDescriptorSetLayoutBinding){i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                               1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    orr_result r = set_layout(gpu, b, 6, "cull set layout", &e->cull_set_layout);
+    orr_result r = set_layout(gpu, b, 8, "cull set layout", &e->cull_set_layout);
     if (r != ORR_OK) return r;
     VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
                                      .pSetLayouts = &e->cull_set_layout};

@@ -84,6 +84,7 @@ typedef struct orri_thin_gpu {
     uint64_t uploaded[ORRI_THIN_STREAMS]; /* data versions uploaded */
     struct {
         orri_buffer matrices, colors;
+        orri_buffer far_matrices, far_colors; /* LOD partner bucket */
         uint32_t capacity;
         VkDescriptorSet set;
         VkBuffer set_args, set_params, set_in; /* buffers the set was written for */
@@ -143,6 +144,8 @@ typedef struct orri_draw {
     double sort_distance;
     orri_thin_gpu *thin;   /* thin-instanced draw, or NULL */
     bool culled;           /* GPU frustum culling of its instances */
+    int32_t lod_to;        /* source: draw index of its LOD partner, or -1 */
+    int32_t lod_from;      /* partner: draw index of its source, or -1 */
 } orri_draw;
 
 typedef struct orri_mesh_gpu {

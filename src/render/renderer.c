@@ -131,7 +131,7 @@ static uint64_t structure_key(orr_engine *e, orr_scene *s) {
         uint32_t tex = m->kind == ORRI_MATERIAL_STANDARD ? m->standard.diffuse_texture.id : 0;
         h = mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
         orri_thin_instances *t = orri_thin_of(n);
-        if (t) h = mix(mix(h, t->capacity_version), t->gpu_culling ? 3 : 1); /* growth replaces buffers */
+        if (t) h = mix(mix(mix(h, t->capacity_version), t->gpu_culling ? 3 : 1), t->lod_version); /* growth, pairing */
     }
     return h;
 }
@@ -206,7 +206,8 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
     }
     orri_material *m = material_of(s, n);
     uint32_t mslot = (uint32_t)(((uint8_t *)m - s->materials.items) / s->materials.item_size);
-    orri_draw d = {.node = id, .material = orri_pool_id_at(&s->materials, mslot), .index = sg->draw_count};
+    orri_draw d = {.node = id, .material = orri_pool_id_at(&s->materials, mslot), .index = sg->draw_count,
+                   .lod_to = -1, .lod_from = -1};
     orri_thin_instances *t = orri_thin_of(n);
     if (t) {
         d.thin = orri_thin_gpu_of(e, s, n);
@@ -241,6 +242,20 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
     return ORR_OK;
 }
 
+/* LOD pairs: the partner draws the source's far bucket when the source is culled. */
+static void link_lod_pairs(orri_scene_gpu *sg, orr_scene *s) {
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        orri_thin_instances *t = d->thin ? orri_thin_of(orri_pool_get(&s->nodes, d->node)) : NULL;
+        if (!t || !t->lod_partner) continue;
+        for (uint32_t k = 0; k < sg->draw_count; k++)
+            if (sg->draws[k].node == t->lod_partner && sg->draws[k].thin) {
+                d->lod_to = (int32_t)k, sg->draws[k].lod_from = (int32_t)i;
+                break;
+            }
+    }
+}
+
 static orr_result rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
     const orr_allocator *a = &e->base.ctx.allocator;
     if (!grow_array(a, (void **)&sg->meshes, &sg->mesh_cap, s->nodes.capacity, sizeof *sg->meshes) ||
@@ -265,6 +280,7 @@ static orr_result rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
         orr_result r = add_draw(e, sg, s, i);
         if (r != ORR_OK) return r;
     }
+    link_lod_pairs(sg, s);
     sg->epoch++;
     return ORR_OK;
 }
@@ -503,7 +519,10 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
         orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
         e->stats.instances_submitted += t ? t->count : 1;
         uint32_t count;
-        if (d->culled) {
+        if (d->lod_from >= 0) {
+            /* A LOD partner draws its source's far bucket, or nothing. */
+            count = sg->draws[d->lod_from].culled ? UINT32_MAX - 1 : 0;
+        } else if (d->culled) {
             count = UINT32_MAX - 1; /* the culling pass writes the instance count */
         } else if (t) {
             bool vis = true;
@@ -564,20 +583,21 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
     if (g->cull[slot].set_args == sl->indirect.buffer && g->cull[slot].set_params == sl->cull_params.buffer &&
         g->cull[slot].set_in == g->matrices.buffer)
         return ORR_OK;
-    VkDescriptorBufferInfo b[6] = {
+    VkDescriptorBufferInfo b[8] = {
         {sl->cull_params.buffer, 0, sizeof(orri_gpu_cull)},
         {g->matrices.buffer, 0, VK_WHOLE_SIZE}, {g->colors.buffer, 0, VK_WHOLE_SIZE},
         {g->cull[slot].matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].colors.buffer, 0, VK_WHOLE_SIZE},
         {sl->indirect.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].far_matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].far_colors.buffer, 0, VK_WHOLE_SIZE},
     };
-    VkWriteDescriptorSet w[6];
-    for (uint32_t k = 0; k < 6; k++)
+    VkWriteDescriptorSet w[8];
+    for (uint32_t k = 0; k < 8; k++)
         w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->cull[slot].set,
                                       .dstBinding = k, .descriptorCount = 1,
                                       .descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &b[k]};
-    vkUpdateDescriptorSets(e->gpu.device, 6, w, 0, NULL);
+    vkUpdateDescriptorSets(e->gpu.device, 8, w, 0, NULL);
     g->cull[slot].set_args = sl->indirect.buffer, g->cull[slot].set_params = sl->cull_params.buffer;
     g->cull[slot].set_in = g->matrices.buffer;
     return ORR_OK;
@@ -596,7 +616,12 @@ static void write_cull_params(orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, c
     }
     orr_dsphere ls = n->u.mesh.local_sphere;
     c->sphere = orr_dvec4_to_f32((orr_dvec4){ls.center.x, ls.center.y, ls.center.z, ls.radius});
-    c->info = (orri_uvec4){orri_thin_of(n)->count, i * 5 + 1, 0, 0}; /* instanceCount is the 2nd uint */
+    c->eye = orri_pack_position(fv->eye, 1);
+    orri_thin_instances *t = orri_thin_of(n);
+    bool paired = d->lod_to >= 0;
+    c->lod = orr_dvec4_to_f32((orr_dvec4){t->lod_distance, t->lod_band, paired ? 1 : 0, 0});
+    /* instanceCount is the 2nd uint of a draw's arguments */
+    c->info = (orri_uvec4){t->count, i * 5 + 1, paired ? (uint32_t)d->lod_to * 5 + 1 : 0, 0};
 }
 
 static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
@@ -631,6 +656,8 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         if (replaced) sl->recorded_epoch = 0;
         write_cull_params(sg, s, sl, fv, i);
         vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
+        if (d->lod_to >= 0)
+            vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
     }
     orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                                  VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
@@ -725,6 +752,11 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         if (d->thin) {
             vbs[4] = d->culled ? d->thin->cull[slot_index].matrices.buffer : d->thin->matrices.buffer;
             vbs[5] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
+            const orri_draw *src = d->lod_from >= 0 ? &sg->draws[d->lod_from] : NULL;
+            if (src && src->culled && src->thin->cull[slot_index].far_matrices.buffer) {
+                vbs[4] = src->thin->cull[slot_index].far_matrices.buffer;
+                vbs[5] = src->thin->cull[slot_index].far_colors.buffer;
+            }
             nvb = 6;
         }
         vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);

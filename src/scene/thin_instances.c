@@ -306,9 +306,12 @@ static orr_result ensure_colors(orr_scene *s, orri_node *n, orri_thin_instances 
     return ORR_OK;
 }
 
+static void lod_detach(orr_scene *s, orri_thin_instances *t);
+
 void orri_thin_release(orr_scene *s, orri_node *n) {
     orri_thin_instances *t = orri_thin_of(n);
     if (!t) return;
+    lod_detach(s, t); /* no draw may keep a destroyed mesh's far bucket */
     const orr_allocator *a = &s->ctx->allocator;
     if (t->render_state_release) t->render_state_release(s, t);
     for (int i = 0; i < ORRI_THIN_STREAMS; i++) dirty_free(a, &t->dirty[i]);
@@ -653,4 +656,53 @@ bool orri_thin_consume_capacity_changed(orri_thin_instances *t) {
     bool changed = t->capacity_changed;
     t->capacity_changed = false;
     return changed;
+}
+
+/* ---- distance LOD pairing ----------------------------------------------------------- */
+
+static void lod_detach(orr_scene *s, orri_thin_instances *t) {
+    uint32_t other = t->lod_partner ? t->lod_partner : t->lod_source;
+    if (!other) return;
+    orri_node *o = orri_pool_get(&s->nodes, other);
+    orri_thin_instances *ot = orri_thin_of(o);
+    if (ot) {
+        ot->lod_partner = ot->lod_source = 0;
+        ot->lod_version = orri_scene_next_version(s);
+        o->u.mesh.version = orri_scene_next_version(s);
+    }
+    t->lod_partner = t->lod_source = 0;
+    t->lod_version = orri_scene_next_version(s);
+    s->structure_version = orri_scene_next_version(s);
+}
+
+orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh lod, const orr_instances_lod_desc *desc) {
+    static const char what[] = "orr_instances_set_lod_partner";
+    orri_node *fn, *ln;
+    orri_thin_instances *ft = need_thin(s, full, &fn, what), *lt = ft ? need_thin(s, lod, &ln, what) : NULL;
+    if (!ft || !lt) return ORR_ERROR_INVALID_HANDLE;
+    double dist = desc ? desc->distance : 0, band = desc ? desc->band : 0;
+    const char *why = NULL;
+    if (full.id == lod.id) why = "the two meshes must be distinct";
+    else if (!isfinite(dist) || dist < 0 || !isfinite(band) || band < 0) why = "distance and band must be finite and >= 0";
+    else if (ft->lod_source || lt->lod_partner) why = "a mesh cannot be both a source and a partner";
+    else if (ft->lod_partner && ft->lod_partner != lod.id) why = "the source already has another partner";
+    else if (lt->lod_source && lt->lod_source != full.id) why = "the partner already has another source";
+    if (why) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: %s", what, why);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    bool same_pair = ft->lod_partner == lod.id;
+    if (!same_pair && (!check_setup(s, fn, ft, what) || !check_setup(s, ln, lt, what))) return ORR_ERROR_INVALID_ARGUMENT;
+    ft->lod_distance = dist, ft->lod_band = band; /* live for an existing pair */
+    if (same_pair) return ORR_OK;
+    ft->lod_partner = lod.id, lt->lod_source = full.id;
+    ft->lod_version = lt->lod_version = orri_scene_next_version(s);
+    s->structure_version = orri_scene_next_version(s);
+    return ORR_OK;
+}
+
+void orr_instances_clear_lod_partner(orr_scene *s, orr_mesh full) {
+    orri_node *fn;
+    orri_thin_instances *ft = need_thin(s, full, &fn, "orr_instances_clear_lod_partner");
+    if (ft && ft->lod_partner) lod_detach(s, ft);
 }

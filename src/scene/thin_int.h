@@ -86,6 +86,11 @@ typedef struct orri_thin_instances {
     bool gpu_culling;
     bool dynamic_draw_count;
     bool world_bounds;
+    /* distance LOD pairing (seeds/003 "Distance LOD Pairing"): node ids */
+    uint32_t lod_partner; /* on the full-detail source: the partner mesh */
+    uint32_t lod_source;  /* on the partner: its source mesh */
+    double lod_distance, lod_band;
+    uint64_t lod_version; /* pairing changes (structural) */
     /* bounds caches: valid while the versions they were computed from hold
      * (all keys are non-zero once computed) */
     struct {

@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "render/render_int.h"
+#include "render/gpu_types_cull.h"
 #include "support/test_support.h"
 
 static const double PI = 3.14159265358979323846;
@@ -280,6 +281,73 @@ TEST(shader_material_thin_instance_helpers) {
         for (int k = 0; k < 3; k++) CHECK_NEAR(rgb[k], expect[p][k], 2);
     }
     orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
+
+/* Instance count the GPU wrote for draw `k` (by mesh) in the last frame. */
+static uint32_t gpu_count_of(orr_engine *e, orr_scene *s, orr_mesh mesh) {
+    orr_engine_wait_idle(e);
+    orri_scene_gpu *sg = s->render_state;
+    uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
+    for (uint32_t i = 0; i < sg->draw_count; i++)
+        if (sg->draws[i].node == mesh.id) return ((const VkDrawIndexedIndirectCommand *)sg->slots[slot].indirect.mapped)[i].instanceCount;
+    return UINT32_MAX;
+}
+
+TEST(lod_partner_buckets_match_cpu_reference) {
+    orr_scene *s;
+    orr_scene_create(engine, NULL, &s);
+    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 0.7, .beta = 1.1, .radius = 60});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC});
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_mesh full = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .label = "full"});
+    orr_geometry_free(&g);
+    orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 4}, NULL, &g);
+    orr_mesh lod = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .label = "lod"});
+    orr_geometry_free(&g);
+    const int n = 40;
+    for (int x = 0; x < n; x++)
+        for (int z = 0; z < n; z++) orr_instances_add(s, full, translation((x - n / 2) * 3.0, 0, (z - n / 2) * 3.0), NULL);
+    orr_instances_add(s, lod, translation(0, 5, 0), NULL); /* its own instance, drawn only when unpaired */
+    orr_instances_enable_gpu_culling(s, full, true);
+    /* Validation rules. */
+    CHECK(orr_instances_set_lod_partner(s, full, full, &(orr_instances_lod_desc){.distance = 10}) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_instances_set_lod_partner(s, full, lod, &(orr_instances_lod_desc){.distance = -1}) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_instances_set_lod_partner(s, full, lod, &(orr_instances_lod_desc){.distance = 55, .band = 10}) == ORR_OK);
+    CHECK(orr_instances_set_lod_partner(s, lod, full, &(orr_instances_lod_desc){.distance = 5}) == ORR_ERROR_INVALID_ARGUMENT);
+    orr_image8 img;
+    CHECK(orr_test_render(engine, s, 2, &img));
+    orr_test_save_png(orr_test_out_path("thin-lod.png"), &img);
+    orr_test_image_free(&img);
+    uint32_t near_gpu = gpu_count_of(engine, s, full), far_gpu = gpu_count_of(engine, s, lod);
+    /* CPU reference: the same frustum rule and the same dither, in float. */
+    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
+    orr_frustum f = orr_frustum_from_matrix(vp);
+    orr_dvec3 eye = orr_camera_get_position(s, cam);
+    orr_dsphere ls = orr_mesh_get_local_sphere(s, full);
+    const float *m = orr_instances_get_matrices(s, full);
+    uint32_t near_cpu = 0, far_cpu = 0;
+    for (uint32_t i = 0; i < (uint32_t)(n * n); i++) {
+        orr_dsphere ws = {{ls.center.x + m[16 * i + 12], ls.center.y + m[16 * i + 13], ls.center.z + m[16 * i + 14]}, ls.radius};
+        if (!orr_frustum_test_sphere(&f, ws)) continue;
+        uint32_t h;
+        ORRI_LOD_HASH(i, h)
+        float dither = (float)h * (1.0f / 4294967296.0f) - 0.5f;
+        if (orr_dvec3_distance(ws.center, eye) >= 55 + dither * 10) far_cpu++;
+        else near_cpu++;
+    }
+    printf("LOD buckets: near %u (GPU) vs %u (CPU), far %u (GPU) vs %u (CPU)\n", near_gpu, near_cpu, far_gpu, far_cpu);
+    CHECK(near_cpu > 100 && far_cpu > 100); /* both buckets really used */
+    CHECK(abs((int)near_gpu - (int)near_cpu) <= 2 && abs((int)far_gpu - (int)far_cpu) <= 2);
+    CHECK(near_gpu + far_gpu == near_cpu + far_cpu);
+    /* Detached: the partner draws its own single instance again. */
+    orr_instances_clear_lod_partner(s, full);
+    CHECK(orr_test_render(engine, s, 2, &img));
+    orr_test_image_free(&img);
+    CHECK(gpu_count_of(engine, s, lod) == 1);
+    CHECK(gpu_count_of(engine, s, full) == near_cpu + far_cpu);
     orr_scene_destroy(s);
 }
 
