@@ -78,7 +78,9 @@ void main() {
     }
     vec3 color;
     if ((flags & ORRI_FLAG_DISABLE_LIGHTING) != 0u) {
-        color = clamp(o.emissive.rgb * o.diffuse.rgb, 0.0, 1.0) * base.rgb;
+        // Babylon.js 9.35: no light is defined, so diffuseBase = 0 and
+        // finalDiffuse = clamp(emissive + ambient) · base (docs/decisions.md).
+        color = clamp(o.emissive.rgb + o.ambient.rgb * scene.ambient.rgb, 0.0, 1.0) * base.rgb;
     } else {
         vec3 n = normalize(v_normal);
         vec3 v = normalize(scene.eye.xyz - v_position);

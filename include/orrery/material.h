@@ -83,7 +83,7 @@ typedef struct orr_standard_material_desc {
     double alpha;               /* default 1 unless alpha_set */
     bool alpha_set;
     orr_texture diffuse_texture;/* 0: none */
-    bool disable_lighting;
+    bool disable_lighting;      /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
     bool no_back_face_culling;  /* Babylon.js backFaceCulling = false */
     bool no_fog;                /* Babylon.js fogEnabled = false */
     const char *label;

@@ -135,7 +135,8 @@ orr_wpos orr_node_get_world_position(orr_scene *scene, orr_node node);
 /* ---- cameras --------------------------------------------------------------------- */
 typedef struct orr_free_camera_desc {
     orr_dvec3 position;
-    orr_dvec3 target;   /* default position + (0, 0, 1) */
+    orr_dvec3 target;   /* default position + (0, 0, 1) unless target_set */
+    bool target_set;    /* use .target even when it is the origin */
     double fov;         /* vertical field of view, radians; default 0.8 */
     double near, far;   /* Babylon.js minZ / maxZ; defaults 1 and 10000; far 0 = infinite */
     const char *label;

@@ -57,6 +57,7 @@ typedef struct orri_pool {
     uint8_t *live;
     uint32_t *free_list;
     uint32_t free_count;
+    uint16_t seed;      /* first generation of every slot (see pool.c) */
 } orri_pool;
 
 #define ORRI_POOL_MAX_SLOTS 65535u

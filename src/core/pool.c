@@ -5,9 +5,14 @@
 
 #include "core/core_int.h"
 
+/* Each pool starts its generations at a value derived from its own address,
+ * so that the first objects of two scenes get different ids and a handle
+ * passed to the wrong scene is reported instead of aliasing (no globals). */
 void orri_pool_init(orri_pool *p, uint32_t item_size) {
     memset(p, 0, sizeof *p);
     p->item_size = item_size;
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+    p->seed = (uint16_t)((h >> 48) | 1u);
 }
 
 void orri_pool_deinit(orri_pool *p, const orr_allocator *a) {
@@ -16,8 +21,9 @@ void orri_pool_deinit(orri_pool *p, const orr_allocator *a) {
     orri_free(a, p->live);
     orri_free(a, p->free_list);
     uint32_t size = p->item_size;
+    uint16_t seed = p->seed;
     memset(p, 0, sizeof *p);
-    p->item_size = size;
+    p->item_size = size, p->seed = seed;
 }
 
 static bool grow(orri_pool *p, const orr_allocator *a) {
@@ -50,7 +56,7 @@ uint32_t orri_pool_alloc(orri_pool *p, const orr_allocator *a, void **item) {
     uint32_t slot = p->free_list[--p->free_count];
     p->live[slot] = 1;
     p->count++;
-    if (p->generation[slot] == 0) p->generation[slot] = 1;
+    if (p->generation[slot] == 0) p->generation[slot] = p->seed;
     void *it = orri_pool_at(p, slot);
     memset(it, 0, p->item_size);
     if (item) *item = it;

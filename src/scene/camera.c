@@ -52,7 +52,7 @@ orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc
     if (!id) return (orr_camera){0};
     orri_camera *c = &n->u.camera;
     c->kind = ORRI_CAMERA_FREE;
-    bool no_target = d.target.x == 0 && d.target.y == 0 && d.target.z == 0;
+    bool no_target = !d.target_set && d.target.x == 0 && d.target.y == 0 && d.target.z == 0;
     c->target = no_target ? orr_dvec3_add(d.position, (orr_dvec3){0, 0, 1}) : d.target;
     init_common(c, d.fov, d.near, d.far);
     c->version = orri_scene_next_version(s);

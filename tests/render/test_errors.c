@@ -1,0 +1,342 @@
+/* Error paths (STYLE.md's three tiers): impossible options and runtime
+ * failures come back as orr_result with a readable last error and nothing
+ * half-built; API misuse (null, stale, wrong-kind handles, unknown names) is
+ * logged by name and the call does nothing. Every check of a failure has its
+ * control: the same call done right succeeds and logs nothing. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "support/test_support.h"
+
+static orr_engine *engine;
+static orr_scene *scene;
+
+/* ---- capture: logger, validation, allocator --------------------------------------------- */
+
+static char last_log[2048];
+static int log_count;
+static int validation_count;
+
+static void capture(orr_log_level level, const char *message, void *user) {
+    (void)user;
+    if (level > ORR_LOG_WARNING) return;
+    snprintf(last_log, sizeof last_log, "%s", message);
+    log_count++;
+}
+
+static void on_validation(const char *message, void *user) {
+    (void)user;
+    validation_count++;
+    fprintf(stderr, "VALIDATION: %s\n", message);
+}
+
+static int after_each(void) {
+    int n = validation_count;
+    validation_count = 0;
+    return n ? 1 : 0;
+}
+
+static long live_allocs, total_allocs;
+static void *c_alloc(size_t n, void *u) { (void)u; live_allocs++, total_allocs++; return malloc(n); }
+static void *c_realloc(void *p, size_t n, void *u) {
+    (void)u;
+    if (!p) live_allocs++, total_allocs++;
+    return realloc(p, n);
+}
+static void c_free(void *p, void *u) { (void)u; if (p) live_allocs--; free(p); }
+
+/* One new log line containing `a` (and `b` when given). */
+static bool logged(int before, const char *a, const char *b) {
+    bool ok = log_count == before + 1 && strstr(last_log, a) && (!b || strstr(last_log, b));
+    if (!ok) fprintf(stderr, "expected one message with '%s' '%s'; got %d: %s\n", a, b ? b : "", log_count - before, last_log);
+    return ok;
+}
+
+#define MISUSE(stmt, name)                                       \
+    do {                                                         \
+        int before_ = log_count;                                 \
+        stmt;                                                    \
+        CHECK(logged(before_, "API misuse", name));              \
+    } while (0)
+
+/* ---- engine creation -------------------------------------------------------------------- */
+
+TEST(engine_msaa_3_is_rejected_and_leaks_nothing) {
+    live_allocs = total_allocs = 0;
+    orr_engine *e = (orr_engine *)&e; /* must be reset to NULL */
+    int before = log_count;
+    orr_result r = orr_engine_create(&(orr_engine_desc){.msaa = 3, .validation = ORR_VALIDATION_ON,
+                                                        .allocator = {c_alloc, c_realloc, c_free, NULL},
+                                                        .logger = {.log = capture}}, &e);
+    CHECK(r == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(e == NULL);
+    CHECK(strstr(orr_engine_last_error(NULL), "msaa") != NULL);
+    CHECK(strstr(orr_engine_last_error(NULL), "ORR_ERROR_INVALID_ARGUMENT") != NULL);
+    CHECK(logged(before, "msaa", NULL)); /* through the desc's logger */
+    CHECK(total_allocs > 0);             /* the allocator hook was used ... */
+    CHECK(live_allocs == 0);             /* ... and everything was given back */
+    /* Other impossible options name themselves too. */
+    r = orr_engine_create(&(orr_engine_desc){.width = 20000, .logger = {.log = capture}}, &e);
+    CHECK(r == ORR_ERROR_INVALID_ARGUMENT && e == NULL && strstr(orr_engine_last_error(NULL), "16384"));
+    r = orr_engine_create(&(orr_engine_desc){.frames_in_flight = 9, .logger = {.log = capture}}, &e);
+    CHECK(r == ORR_ERROR_INVALID_ARGUMENT && e == NULL && strstr(orr_engine_last_error(NULL), "frames_in_flight"));
+    CHECK(orr_engine_create(NULL, NULL) == ORR_ERROR_INVALID_ARGUMENT);
+    /* Control: the shared engine (msaa 1) was created with the same path. */
+    CHECK(engine != NULL && orr_engine_device_info(engine).msaa == 1);
+}
+
+/* ---- invalid handles, family by family ---------------------------------------------------- */
+
+/* Each family: make X, destroy it, make Y (it reuses X's slot with a new
+ * generation), then use X: every call must log and must not touch Y. */
+TEST(stale_node_and_mesh_handles) {
+    orr_geometry g;
+    CHECK(orr_geometry_build_box(NULL, NULL, &g) == ORR_OK);
+    orr_mesh x = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &g});
+    orr_node_destroy(scene, orr_mesh_node(x));
+    orr_mesh y = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &g, .position = {1, 2, 3}});
+    orr_geometry_free(&g);
+    CHECK(x.id != y.id && (x.id & 0xffff) == (y.id & 0xffff)); /* same slot, new generation */
+    orr_node xn = orr_mesh_node(x), yn = orr_mesh_node(y);
+    orr_material m = orr_standard_material_create(scene, NULL);
+    uint64_t v = orr_node_get_world_version(scene, yn);
+    MISUSE(orr_node_set_position(scene, xn, (orr_dvec3){9, 9, 9}), "orr_node_set_position");
+    MISUSE(orr_node_set_rotation(scene, xn, (orr_dvec3){1, 0, 0}), "orr_node_set_rotation");
+    MISUSE(orr_node_set_scaling(scene, xn, (orr_dvec3){5, 5, 5}), "orr_node_set_scaling");
+    MISUSE(orr_node_set_rotation_quaternion(scene, xn, orr_dquat_identity()), "orr_node_set_rotation_quaternion");
+    MISUSE(orr_node_set_parent(scene, xn, (orr_node){0}), "orr_node_set_parent");
+    MISUSE(orr_node_set_parent(scene, yn, xn), "orr_node_set_parent");
+    MISUSE(orr_mesh_set_material(scene, x, m), "orr_mesh_set_material");
+    MISUSE(orr_mesh_set_visible(scene, x, false), "orr_mesh_set_visible");
+    MISUSE(orr_node_destroy(scene, xn), "orr_node_destroy");
+    MISUSE(orr_node_set_position(scene, (orr_node){0}, (orr_dvec3){1, 1, 1}), "INVALID_HANDLE");
+    CHECK(orr_node_get_world_version(scene, yn) == v);
+    orr_dvec3 p = orr_node_get_position(scene, yn);
+    CHECK(p.x == 1 && p.y == 2 && p.z == 3);
+    CHECK(orr_node_get_parent(scene, yn).id == 0);
+    CHECK(orr_mesh_get_material(scene, y).id == 0 && orr_mesh_get_visible(scene, y));
+    CHECK(orr_node_is_valid(scene, yn) && !orr_node_is_valid(scene, xn));
+    /* A mesh call on a light names the wrong kind. */
+    orr_light l = orr_light_create(scene, NULL);
+    MISUSE(orr_mesh_set_visible(scene, (orr_mesh){l.id}, false), "WRONG_KIND");
+    /* Control: valid calls log nothing. */
+    int before = log_count;
+    orr_mesh_set_material(scene, y, m);
+    orr_node_set_position(scene, yn, (orr_dvec3){0, 0, 0});
+    CHECK(log_count == before && orr_mesh_get_material(scene, y).id == m.id);
+    orr_node_destroy(scene, yn);
+    orr_node_destroy(scene, orr_light_node(l));
+    orr_material_destroy(scene, m);
+}
+
+TEST(stale_camera_and_light_handles) {
+    orr_camera x = orr_camera_create_arc_rotate(scene, &(orr_arc_rotate_desc){.radius = 5});
+    orr_node_destroy(scene, orr_camera_node(x));
+    orr_camera y = orr_camera_create_arc_rotate(scene, &(orr_arc_rotate_desc){.alpha = 1, .beta = 1, .radius = 7});
+    uint64_t v = orr_camera_get_version(scene, y);
+    MISUSE(orr_camera_set_fov(scene, x, 1.0), "orr_camera_set_fov");
+    MISUSE(orr_camera_set_clip(scene, x, 1, 10), "orr_camera_set_clip");
+    MISUSE(orr_camera_set_arc(scene, x, 0, 1, 3), "orr_camera_set_arc");
+    MISUSE(orr_camera_set_target(scene, x, (orr_dvec3){1, 1, 1}), "orr_camera_set_target");
+    MISUSE(orr_camera_set_arc_target(scene, x, (orr_dvec3){1, 1, 1}), "INVALID_HANDLE");
+    MISUSE(orr_scene_set_active_camera(scene, x), "orr_scene_set_active_camera");
+    CHECK(orr_camera_get_version(scene, y) == v);
+    CHECK(orr_scene_get_active_camera(scene).id == y.id);
+    double r = 0;
+    orr_camera_get_arc(scene, y, NULL, NULL, &r);
+    CHECK(r == 7);
+
+    orr_light lx = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT});
+    orr_node_destroy(scene, orr_light_node(lx));
+    orr_light ly = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .intensity = 0.5});
+    MISUSE(orr_light_set(scene, lx, &(orr_light_desc){.intensity = 3}), "orr_light_set");
+    MISUSE(orr_light_set_enabled(scene, lx, false), "orr_light_set_enabled");
+    CHECK(orr_light_get(scene, ly).intensity == 0.5);
+    /* A camera call on a light, a light call on a camera. */
+    MISUSE(orr_camera_set_fov(scene, (orr_camera){ly.id}, 1.0), "WRONG_KIND");
+    MISUSE(orr_light_set_enabled(scene, (orr_light){y.id}, false), "WRONG_KIND");
+    int before = log_count;
+    orr_camera_set_fov(scene, y, 0.9);
+    orr_light_set_enabled(scene, ly, true);
+    CHECK(log_count == before && orr_camera_get_version(scene, y) != v);
+    orr_node_destroy(scene, orr_camera_node(y));
+    orr_node_destroy(scene, orr_light_node(ly));
+}
+
+TEST(stale_material_and_texture_handles) {
+    orr_material x = orr_standard_material_create(scene, NULL);
+    orr_material_destroy(scene, x);
+    orr_material y = orr_standard_material_create(scene, &(orr_standard_material_desc){.diffuse = {0, 1, 0}});
+    uint64_t v = orr_material_get_version(scene, y);
+    MISUSE(orr_standard_material_set(scene, x, &(orr_standard_material_desc){.diffuse = {1, 0, 0}}), "orr_standard_material_set");
+    MISUSE(orr_shader_material_set_uniform(scene, x, "tint", (double[]){1, 1, 1}, 3), "orr_shader_material_set_uniform");
+    MISUSE(orr_shader_material_set_texture(scene, x, "tex", (orr_texture){0}), "orr_shader_material_set_texture");
+    MISUSE(orr_material_destroy(scene, x), "orr_material_destroy");
+    CHECK(orr_material_get_version(scene, y) == v);
+    CHECK(orr_standard_material_get(scene, y).diffuse.g == 1 && orr_standard_material_get(scene, y).diffuse.r == 0);
+    /* Shader calls on a standard material name the kind. */
+    MISUSE(orr_shader_material_set_uniform(scene, y, "tint", (double[]){1, 1, 1}, 3), "WRONG_KIND");
+    /* A material in use cannot be destroyed. */
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_mesh mesh = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &g, .material = y});
+    orr_geometry_free(&g);
+    MISUSE(orr_material_destroy(scene, y), "IN_USE");
+    CHECK(orr_material_get_version(scene, y) == v);
+    orr_node_destroy(scene, orr_mesh_node(mesh));
+    int before = log_count;
+    orr_material_destroy(scene, y);
+    CHECK(log_count == before);
+
+    uint8_t px[4] = {255, 0, 0, 255};
+    orr_texture t;
+    CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 1, .height = 1, .rgba = px}, &t) == ORR_OK);
+    orr_texture_destroy(engine, t);
+    MISUSE(orr_texture_destroy(engine, t), "orr_texture_destroy");
+    CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 0, .height = 1, .rgba = px}, &t) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(t.id == 0);
+}
+
+/* ---- render without a camera ---------------------------------------------------------------- */
+
+TEST(render_without_camera_fails_with_a_message) {
+    orr_scene *s;
+    CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = "camera-less"}, &s) == ORR_OK);
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g});
+    orr_geometry_free(&g);
+    orr_result r = orr_engine_render(engine, s);
+    CHECK(r != ORR_OK);
+    CHECK(strstr(orr_engine_last_error(engine), "camera") && strstr(orr_engine_last_error(engine), "camera-less"));
+    /* Control: with a camera the same scene renders (and the failed frame left
+     * the engine usable, twice over to cycle both frame slots). */
+    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 1, .beta = 1, .radius = 4});
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    uint8_t rgba[64 * 64 * 4];
+    CHECK(orr_engine_read_pixels(engine, rgba, sizeof rgba) == ORR_OK);
+    CHECK(rgba[(32 * 64 + 32) * 4] != 51 || rgba[(32 * 64 + 32) * 4 + 2] != 77); /* the box covers the centre */
+    /* A scene of another engine, or none, is refused. */
+    CHECK(orr_engine_render(engine, NULL) == ORR_ERROR_INVALID_HANDLE);
+    orr_scene_destroy(s);
+}
+
+/* ---- shader materials -------------------------------------------------------------------- */
+
+static const char *VS = "void main() { gl_Position = worldViewProjection * vec4(position, 1.0); }\n";
+
+TEST(shader_compile_error_names_the_users_line) {
+    orr_result r = ORR_OK;
+    orr_material m = orr_shader_material_create(scene, &(orr_shader_material_desc){
+        .vertex_source = VS,
+        .fragment_source = "layout(location = 0) out vec4 fragColor;\n"
+                           "void main() {\n"
+                           "    fragColor = vec4(1.0) +;\n" /* line 3 */
+                           "}\n",
+        .label = "broken"}, &r);
+    CHECK(r == ORR_ERROR_SHADER_COMPILE);
+    CHECK(m.id == 0);
+    const char *msg = orr_engine_last_error(engine);
+    printf("compile error: %s\n", msg);
+    CHECK(strstr(msg, ":3:") != NULL);
+    CHECK(strstr(msg, "ORR_ERROR_SHADER_COMPILE") != NULL);
+    CHECK(strstr(msg, "broken") != NULL); /* the label names the stage file */
+    CHECK(strchr(msg, '\n') == NULL);     /* one line, as the logger contract says */
+    CHECK(strchr(last_log, '\n') == NULL);
+    /* A vertex error on line 2 says :2: (control: the line follows the source). */
+    m = orr_shader_material_create(scene, &(orr_shader_material_desc){
+        .vertex_source = "void main() {\n  gl_Position = undefined_thing;\n}\n", .fragment_source = "void main() {}\n"}, &r);
+    CHECK(r == ORR_ERROR_SHADER_COMPILE && m.id == 0);
+    CHECK(strstr(orr_engine_last_error(engine), ":2:") != NULL);
+    CHECK(strstr(orr_engine_last_error(engine), "undefined_thing") != NULL);
+    /* result may be NULL. */
+    CHECK(orr_shader_material_create(scene, &(orr_shader_material_desc){.vertex_source = VS, .fragment_source = "x"}, NULL).id == 0);
+}
+
+TEST(shader_unknown_uniform_is_misuse) {
+    orr_result r;
+    orr_material m = orr_shader_material_create(scene, &(orr_shader_material_desc){
+        .vertex_source = VS,
+        .fragment_source = "layout(location = 0) out vec4 o;\nvoid main() { o = vec4(tint, 1.0) * texture(tex, vec2(0.5)); }\n",
+        .uniforms = {{"tint", ORR_UNIFORM_VEC3}}, .textures = {"tex"}}, &r);
+    CHECK(r == ORR_OK && m.id != 0);
+    uint64_t v = orr_material_get_version(scene, m);
+    MISUSE(orr_shader_material_set_uniform(scene, m, "tnit", (double[]){1, 0, 0}, 3), "tnit");
+    MISUSE(orr_shader_material_set_uniform(scene, m, "tint", (double[]){1, 0, 0, 1}, 4), "takes 3 values");
+    MISUSE(orr_shader_material_set_texture(scene, m, "texx", (orr_texture){0}), "texx");
+    CHECK(orr_material_get_version(scene, m) == v);
+    int before = log_count;
+    orr_shader_material_set_uniform(scene, m, "tint", (double[]){1, 0, 0}, 3);
+    CHECK(log_count == before && orr_material_get_version(scene, m) != v);
+    orr_material_destroy(scene, m);
+}
+
+/* ---- texture files ---------------------------------------------------------------------- */
+
+static bool write_file(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(data, 1, n, f) == n;
+    return fclose(f) == 0 && ok;
+}
+
+TEST(texture_files_missing_truncated_random) {
+    orr_texture t = {123};
+    CHECK(orr_texture_load_file(engine, orr_test_out_path("no-such-file.png"), NULL, &t) == ORR_ERROR_IO);
+    CHECK(t.id == 0 && strstr(orr_engine_last_error(engine), "no-such-file.png"));
+
+    FILE *f = fopen(orr_test_data_path("parity/lite2.png"), "rb");
+    CHECK(f != NULL);
+    if (!f) return;
+    static uint8_t png[4 << 20];
+    size_t n = fread(png, 1, sizeof png, f);
+    fclose(f);
+    CHECK(n > 1000 && n < sizeof png);
+    const char *half = orr_test_out_path("errors-truncated.png");
+    CHECK(write_file(half, png, n / 2));
+    t.id = 123;
+    CHECK(orr_texture_load_file(engine, half, NULL, &t) == ORR_ERROR_MALFORMED);
+    CHECK(t.id == 0 && strstr(orr_engine_last_error(engine), "ORR_ERROR_MALFORMED"));
+
+    uint8_t noise[4096];
+    uint32_t x = 12345;
+    for (size_t i = 0; i < sizeof noise; i++) x = x * 1664525u + 1013904223u, noise[i] = (uint8_t)(x >> 24);
+    const char *rnd = orr_test_out_path("errors-random.bin");
+    CHECK(write_file(rnd, noise, sizeof noise));
+    CHECK(orr_texture_load_file(engine, rnd, NULL, &t) == ORR_ERROR_MALFORMED);
+    /* PNG signature then garbage, and an empty file. */
+    memcpy(noise, png, 16);
+    CHECK(write_file(rnd, noise, sizeof noise));
+    CHECK(orr_texture_load_file(engine, rnd, NULL, &t) == ORR_ERROR_MALFORMED);
+    CHECK(write_file(rnd, noise, 0));
+    CHECK(orr_texture_load_file(engine, rnd, NULL, &t) == ORR_ERROR_MALFORMED);
+    CHECK(t.id == 0);
+    /* Control: the whole file loads. */
+    const char *whole = orr_test_out_path("errors-whole.png");
+    CHECK(write_file(whole, png, n));
+    CHECK(orr_texture_load_file(engine, whole, NULL, &t) == ORR_OK && t.id != 0);
+    orr_texture_destroy(engine, t);
+}
+
+int main(int argc, char **argv) {
+    /* Keep the driver and layer mapped for LeakSanitizer (see test_support.c). */
+    dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
+    dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
+    orr_result r = orr_engine_create(&(orr_engine_desc){.width = 64, .height = 64, .msaa = 1, .validation = ORR_VALIDATION_ON,
+                                                        .on_validation_message = on_validation,
+                                                        .logger = {.log = capture}, .label = "errors"}, &engine);
+    if (r != ORR_OK) {
+        fprintf(stderr, "no engine: %s\n", orr_engine_last_error(NULL));
+        return 1;
+    }
+    orr_scene_create(engine, &(orr_scene_desc){.label = "errors"}, &scene);
+    orr_test_after_each_ = after_each;
+    int rc = RUN_TESTS(argc, argv);
+    orr_engine_destroy(engine);
+    return rc;
+}

@@ -1,0 +1,352 @@
+/* The CPU scene without a GPU: hierarchy (world = parent · T·R·S, Babylon.js
+ * order), versions, cameras, light defaults, stale handles.
+ *
+ * orr_scene_create needs an engine pointer, but the scene module only reads
+ * the engine's leading orri_engine_base (allocator, logger, scene list; see
+ * src/scene/scene_int.h). Creating a real engine needs Vulkan, so these tests
+ * hand it a bare orri_engine_base: that also proves the scene module never
+ * touches Vulkan (STYLE.md: "scene ... test without a GPU"). */
+#include <math.h>
+#include <string.h>
+
+#include "harness.h"
+#include "scene/scene_int.h"
+
+static const double PI = 3.14159265358979323846;
+
+/* ---- a GPU-less engine with a capturing logger --------------------------------- */
+
+static char last_log[1024];
+static int log_count;
+
+static void capture(orr_log_level level, const char *message, void *user) {
+    (void)level, (void)user;
+    snprintf(last_log, sizeof last_log, "%s", message);
+    log_count++;
+}
+
+static orri_engine_base fake_engine;
+
+static orr_scene *new_scene(void) {
+    orri_ctx_init(&fake_engine.ctx, NULL, &(orr_logger){.log = capture});
+    fake_engine.scenes = NULL;
+    orr_scene *s = NULL;
+    CHECK(orr_scene_create((orr_engine *)&fake_engine, &(orr_scene_desc){.label = "unit"}, &s) == ORR_OK);
+    log_count = 0, last_log[0] = 0;
+    return s;
+}
+
+/* True when exactly one new message was logged and it contains both parts. */
+static bool logged(int before, const char *a, const char *b) {
+    return log_count == before + 1 && strstr(last_log, a) && (!b || strstr(last_log, b));
+}
+
+static void check_mat(orr_dmat4 a, orr_dmat4 b, double tol) {
+    for (int i = 0; i < 16; i++) CHECK_NEAR(a.m[i], b.m[i], tol);
+}
+
+static void check_vec(orr_dvec3 a, orr_dvec3 b, double tol) {
+    CHECK_NEAR(a.x, b.x, tol);
+    CHECK_NEAR(a.y, b.y, tol);
+    CHECK_NEAR(a.z, b.z, tol);
+}
+
+/* ---- hierarchy ------------------------------------------------------------------------- */
+
+/* Babylon.js RotationY(θ) sends +X to (cos θ, 0, −sin θ); with S = (2,1,1),
+ * R = yaw π/2, T = (1,2,3): (1,0,0) → S (2,0,0) → R (0,0,−2) → T (1,2,1).
+ * Control: the reversed order S·R·T would give (6, 2, −2);
+ * a rotation of the wrong sign would give (1,2,5). */
+TEST(world_is_t_r_s_in_babylon_order) {
+    orr_scene *s = new_scene();
+    orr_node n = orr_node_create(s, &(orr_node_desc){.position = {1, 2, 3}, .rotation = {0, PI / 2, 0}, .scaling = {2, 1, 1}});
+    orr_dmat4 w = orr_node_get_world_matrix(s, n);
+    check_vec(orr_dmat4_transform_point(w, (orr_dvec3){1, 0, 0}), (orr_dvec3){1, 2, 1}, 1e-12);
+    check_vec(orr_dmat4_transform_point(w, (orr_dvec3){0, 0, 1}), (orr_dvec3){2, 2, 3}, 1e-12);
+    orr_dmat4 trs = orr_dmat4_mul(orr_dmat4_translation((orr_dvec3){1, 2, 3}),
+                                  orr_dmat4_mul(orr_dquat_to_dmat4(orr_dquat_from_euler((orr_dvec3){0, PI / 2, 0})),
+                                                orr_dmat4_scaling((orr_dvec3){2, 1, 1})));
+    check_mat(w, trs, 1e-12);
+    CHECK(w.m[12] == 1 && w.m[13] == 2 && w.m[14] == 3); /* Babylon layout: translation in m[12..14] */
+    /* A rotation quaternion wins over the Euler rotation once set. */
+    orr_node_set_rotation_quaternion(s, n, orr_dquat_identity());
+    check_vec(orr_dmat4_transform_point(orr_node_get_world_matrix(s, n), (orr_dvec3){1, 0, 0}), (orr_dvec3){3, 2, 3}, 1e-12);
+    orr_scene_destroy(s);
+}
+
+TEST(world_is_parent_times_local) {
+    orr_scene *s = new_scene();
+    orr_node p = orr_node_create(s, &(orr_node_desc){.position = {10, 0, 0}, .rotation = {0, 0, PI / 2}, .scaling = {2, 2, 2}});
+    orr_node c = orr_node_create(s, &(orr_node_desc){.position = {1, 0, 0}, .parent = p});
+    CHECK(orr_node_get_parent(s, c).id == p.id);
+    check_mat(orr_node_get_world_matrix(s, c),
+              orr_dmat4_mul(orr_node_get_world_matrix(s, p), orr_dmat4_translation((orr_dvec3){1, 0, 0})), 1e-12);
+    /* Roll π/2 sends +X to +Y (Babylon RotationZ), scaled by 2: (10, 2, 0). */
+    check_vec(orr_node_get_absolute_position(s, c), (orr_dvec3){10, 2, 0}, 1e-12);
+    orr_scene_destroy(s);
+}
+
+TEST(reparenting_moves_and_unparents) {
+    orr_scene *s = new_scene();
+    orr_node a = orr_node_create(s, &(orr_node_desc){.position = {5, 0, 0}});
+    orr_node b = orr_node_create(s, &(orr_node_desc){.position = {0, 7, 0}});
+    orr_node c = orr_node_create(s, &(orr_node_desc){.position = {0, 0, 1}, .parent = a});
+    check_vec(orr_node_get_absolute_position(s, c), (orr_dvec3){5, 0, 1}, 0);
+    orr_node_set_parent(s, c, b);
+    CHECK(orr_node_get_parent(s, c).id == b.id);
+    check_vec(orr_node_get_absolute_position(s, c), (orr_dvec3){0, 7, 1}, 0);
+    orr_node_set_parent(s, c, (orr_node){0});
+    CHECK(orr_node_get_parent(s, c).id == 0);
+    check_vec(orr_node_get_absolute_position(s, c), (orr_dvec3){0, 0, 1}, 0);
+    orr_scene_destroy(s);
+}
+
+TEST(cycles_are_rejected_with_a_message) {
+    orr_scene *s = new_scene();
+    orr_node a = orr_node_create(s, NULL);
+    orr_node b = orr_node_create(s, &(orr_node_desc){.parent = a});
+    orr_node c = orr_node_create(s, &(orr_node_desc){.parent = b});
+    int before = log_count;
+    orr_node_set_parent(s, a, c); /* a → c → b → a */
+    CHECK(logged(before, "API misuse", "cycle"));
+    CHECK(orr_node_get_parent(s, a).id == 0);
+    before = log_count;
+    orr_node_set_parent(s, b, b);
+    CHECK(logged(before, "API misuse", "cycle"));
+    CHECK(orr_node_get_parent(s, b).id == a.id);
+    /* Control: a legal move is accepted and logs nothing. */
+    before = log_count;
+    orr_node_set_parent(s, c, a);
+    CHECK(log_count == before && orr_node_get_parent(s, c).id == a.id);
+    orr_scene_destroy(s);
+}
+
+TEST(destroy_reparents_children_keeping_local) {
+    orr_scene *s = new_scene();
+    orr_node a = orr_node_create(s, &(orr_node_desc){.position = {100, 0, 0}});
+    orr_node b = orr_node_create(s, &(orr_node_desc){.position = {0, 10, 0}, .parent = a});
+    orr_node c = orr_node_create(s, &(orr_node_desc){.position = {0, 0, 1}, .parent = b});
+    check_vec(orr_node_get_absolute_position(s, c), (orr_dvec3){100, 10, 1}, 0);
+    uint64_t v = orr_node_get_world_version(s, c);
+    orr_node_destroy(s, b);
+    CHECK(!orr_node_is_valid(s, b));
+    CHECK(orr_node_get_parent(s, c).id == a.id);
+    check_vec(orr_node_get_position(s, c), (orr_dvec3){0, 0, 1}, 0);
+    check_vec(orr_node_get_absolute_position(s, c), (orr_dvec3){100, 0, 1}, 0);
+    CHECK(orr_node_get_world_version(s, c) != v);
+    orr_scene_destroy(s);
+}
+
+/* ---- versions ---------------------------------------------------------------------- */
+
+TEST(world_versions_bump_on_change_and_only_then) {
+    orr_scene *s = new_scene();
+    orr_node root = orr_node_create(s, NULL);
+    orr_node mid = orr_node_create(s, &(orr_node_desc){.parent = root});
+    orr_node leaf = orr_node_create(s, &(orr_node_desc){.parent = mid});
+    orr_node other = orr_node_create(s, NULL);
+    uint64_t v = orr_node_get_world_version(s, leaf);
+    CHECK(v != 0);
+    orr_node_get_world_matrix(s, leaf);
+    CHECK(orr_node_get_world_version(s, leaf) == v); /* nothing changed */
+    orr_node_set_position(s, other, (orr_dvec3){1, 0, 0});
+    CHECK(orr_node_get_world_version(s, leaf) == v); /* unrelated node */
+    uint64_t vr = orr_node_get_world_version(s, root);
+    orr_node_set_position(s, leaf, (orr_dvec3){0, 1, 0});
+    CHECK(orr_node_get_world_version(s, root) == vr); /* a child does not move its parent */
+#define BUMPS(stmt)                                           \
+    do {                                                      \
+        stmt;                                                 \
+        uint64_t nv = orr_node_get_world_version(s, leaf);    \
+        CHECK(nv != v);                                       \
+        v = nv;                                               \
+        CHECK(orr_node_get_world_version(s, leaf) == v);      \
+    } while (0)
+    CHECK(orr_node_get_world_version(s, leaf) != v); /* the leaf itself */
+    v = orr_node_get_world_version(s, leaf);
+    BUMPS(orr_node_set_position(s, leaf, (orr_dvec3){0, 2, 0}));
+    BUMPS(orr_node_set_rotation(s, leaf, (orr_dvec3){0.1, 0, 0}));
+    BUMPS(orr_node_set_scaling(s, leaf, (orr_dvec3){2, 2, 2}));
+    BUMPS(orr_node_set_rotation_quaternion(s, leaf, orr_dquat_from_axis_angle((orr_dvec3){0, 1, 0}, 0.3)));
+    BUMPS(orr_node_set_position(s, mid, (orr_dvec3){0, 0, 3}));  /* parent */
+    BUMPS(orr_node_set_scaling(s, root, (orr_dvec3){1, 3, 1}));  /* grandparent */
+    BUMPS(orr_node_set_parent(s, leaf, other));                  /* reparent */
+#undef BUMPS
+    orr_scene_destroy(s);
+}
+
+TEST(camera_versions) {
+    orr_scene *s = new_scene();
+    orr_node rig = orr_node_create(s, NULL);
+    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 1, .beta = 1, .radius = 5});
+    orr_node other = orr_node_create(s, NULL);
+    uint64_t v = orr_camera_get_version(s, cam);
+    CHECK(v != 0);
+    orr_camera_get_view_matrix(s, cam);
+    CHECK(orr_camera_get_version(s, cam) == v);
+    orr_node_set_position(s, other, (orr_dvec3){3, 0, 0});
+    CHECK(orr_camera_get_version(s, cam) == v);
+#define BUMPS(stmt)                                   \
+    do {                                              \
+        stmt;                                         \
+        uint64_t nv = orr_camera_get_version(s, cam); \
+        CHECK(nv != v);                               \
+        v = nv;                                       \
+    } while (0)
+    BUMPS(orr_camera_set_fov(s, cam, 1.0));
+    BUMPS(orr_camera_set_clip(s, cam, 0.5, 100));
+    BUMPS(orr_camera_set_arc(s, cam, 1.5, 1, 5));
+    BUMPS(orr_camera_set_arc_target(s, cam, (orr_dvec3){0, 1, 0}));
+    BUMPS(orr_node_set_parent(s, orr_camera_node(cam), rig));
+    BUMPS(orr_node_set_position(s, rig, (orr_dvec3){0, 0, 9}));
+#undef BUMPS
+    /* A rejected value changes nothing. */
+    orr_camera_set_fov(s, cam, -1);
+    CHECK(orr_camera_get_version(s, cam) == v);
+    orr_scene_destroy(s);
+}
+
+/* ---- cameras ---------------------------------------------------------------------------- */
+
+TEST(arc_rotate_position_formula) {
+    orr_scene *s = new_scene();
+    double a = 0.4, b = 1.2, r = 20;
+    orr_dvec3 t = {-10, 0, 0};
+    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = a, .beta = b, .radius = r, .target = t});
+    orr_dvec3 p = orr_camera_get_position(s, cam);
+    check_vec(p, (orr_dvec3){t.x + r * cos(a) * sin(b), t.y + r * cos(b), t.z + r * sin(a) * sin(b)}, 1e-12);
+    /* The value Babylon.js 9.35 computed for the same camera (lite3.json). */
+    check_vec(p, (orr_dvec3){7.169296939410277, 7.247155089533472, 7.259062316484542}, 1e-12);
+    /* The view looks at the target: it lands on the view +Z axis at distance r. */
+    check_vec(orr_dmat4_transform_point(orr_camera_get_view_matrix(s, cam), t), (orr_dvec3){0, 0, r}, 1e-12);
+    CHECK(orr_scene_get_active_camera(s).id == cam.id); /* first camera is active */
+    orr_scene_destroy(s);
+}
+
+TEST(arc_rotate_limits_clamp) {
+    orr_scene *s = new_scene();
+    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
+        .alpha = 0, .beta = 1, .radius = 20, .upper_radius_limit = 8, .lower_radius_limit = 2});
+    double a, b, r;
+    orr_camera_get_arc(s, cam, &a, &b, &r);
+    CHECK_NEAR(r, 8, 0); /* clamped at creation */
+    CHECK_NEAR(orr_dvec3_length(orr_camera_get_position(s, cam)), 8, 1e-12);
+    orr_camera_set_arc(s, cam, 0, 1, 1);
+    orr_camera_get_arc(s, cam, &a, &b, &r);
+    CHECK_NEAR(r, 2, 0);
+    orr_camera_set_arc(s, cam, 0, 1, 5); /* inside: unchanged */
+    orr_camera_get_arc(s, cam, &a, &b, &r);
+    CHECK_NEAR(r, 5, 0);
+    /* Default beta limits: [0.01, π − 0.01]. */
+    orr_camera_set_arc(s, cam, 0, 0, 5);
+    orr_camera_get_arc(s, cam, &a, &b, &r);
+    CHECK_NEAR(b, 0.01, 0);
+    orr_camera_set_arc(s, cam, 0, 4, 5);
+    orr_camera_get_arc(s, cam, &a, &b, &r);
+    CHECK_NEAR(b, PI - 0.01, 1e-15);
+    /* Alpha limits apply only when set. */
+    orr_camera_set_arc(s, cam, 10, 1, 5);
+    orr_camera_get_arc(s, cam, &a, &b, &r);
+    CHECK_NEAR(a, 10, 0);
+    orr_camera lim = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
+        .alpha = 10, .beta = 1, .radius = 5, .lower_alpha_limit = -1, .upper_alpha_limit = 1, .alpha_limits_set = true});
+    orr_camera_get_arc(s, lim, &a, &b, &r);
+    CHECK_NEAR(a, 1, 0);
+    orr_scene_destroy(s);
+}
+
+TEST(free_camera_target) {
+    orr_scene *s = new_scene();
+    orr_dvec3 eye = {3, 4, 5};
+    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.position = eye});
+    /* Default target: position + (0, 0, 1), so the view is a pure translation. */
+    orr_dmat4 v = orr_camera_get_view_matrix(s, cam);
+    check_vec(orr_dmat4_transform_point(v, (orr_dvec3){3, 4, 10}), (orr_dvec3){0, 0, 5}, 1e-12);
+    check_vec(orr_camera_get_position(s, cam), eye, 0);
+    orr_camera_set_target(s, cam, (orr_dvec3){-7, 4, 5}); /* look along −X */
+    v = orr_camera_get_view_matrix(s, cam);
+    check_vec(orr_dmat4_transform_point(v, (orr_dvec3){-7, 4, 5}), (orr_dvec3){0, 0, 10}, 1e-12);
+    /* Left-handed, +Y up: looking along −X, world +Z is on the right (+X view). */
+    check_vec(orr_dmat4_transform_point(v, (orr_dvec3){3, 4, 6}), (orr_dvec3){1, 0, 0}, 1e-12);
+    orr_node_set_position(s, orr_camera_node(cam), (orr_dvec3){3, 4, 0}); /* moving keeps the target */
+    orr_dvec3 t = orr_dmat4_transform_point(orr_camera_get_view_matrix(s, cam), (orr_dvec3){-7, 4, 5});
+    check_vec(t, (orr_dvec3){0, 0, sqrt(125.0)}, 1e-12);
+    orr_scene_destroy(s);
+}
+
+/* ---- lights ----------------------------------------------------------------------------- */
+
+TEST(light_defaults_are_babylon) {
+    orr_scene *s = new_scene();
+    orr_light l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {1, 2, 3}});
+    orr_light_desc d = orr_light_get(s, l);
+    CHECK(d.type == ORR_LIGHT_POINT);
+    CHECK_NEAR(d.intensity, 1, 0);
+    CHECK(d.diffuse.r == 1 && d.diffuse.g == 1 && d.diffuse.b == 1);
+    CHECK(d.specular.r == 1 && d.specular.g == 1 && d.specular.b == 1);
+    CHECK(d.ground_color.r == 0 && d.ground_color.g == 0 && d.ground_color.b == 0);
+    CHECK(isinf(d.range));
+    check_vec(d.position, (orr_dvec3){1, 2, 3}, 0);
+    orr_light h = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC});
+    check_vec(orr_light_get(s, h).direction, (orr_dvec3){0, 1, 0}, 0);
+    /* Explicit zero / black is honoured when flagged (control for the defaults). */
+    orr_light z = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .intensity_set = true,
+                                                        .diffuse_set = true, .specular = {0, 0.5, 0}});
+    d = orr_light_get(s, z);
+    CHECK_NEAR(d.intensity, 0, 0);
+    CHECK(d.diffuse.r == 0 && d.diffuse.g == 0 && d.diffuse.b == 0);
+    CHECK(d.specular.g == 0.5 && d.specular.r == 0);
+    CHECK_NEAR(orr_light_get(s, orr_light_create(s, &(orr_light_desc){.intensity = 0.7})).intensity, 0.7, 0);
+    orr_scene_destroy(s);
+}
+
+/* ---- stale and wrong handles ----------------------------------------------------------- */
+
+TEST(stale_handles_are_reported_and_harmless) {
+    orr_scene *s = new_scene();
+    orr_node n = orr_node_create(s, &(orr_node_desc){.position = {1, 2, 3}, .label = "doomed"});
+    orr_node keep = orr_node_create(s, &(orr_node_desc){.position = {4, 5, 6}});
+    orr_node_destroy(s, n);
+    int before = log_count;
+    check_vec(orr_node_get_position(s, n), (orr_dvec3){0, 0, 0}, 0);
+    CHECK(logged(before, "API misuse INVALID_HANDLE", "orr_node_get_position"));
+    before = log_count;
+    orr_node_set_position(s, n, (orr_dvec3){9, 9, 9});
+    CHECK(logged(before, "API misuse INVALID_HANDLE", "orr_node_set_position"));
+    CHECK(orr_node_get_world_version(s, n) == 0);
+    /* The slot is reused by a new node: the old id must not reach it. */
+    orr_node fresh = orr_node_create(s, NULL);
+    CHECK(fresh.id != n.id);
+    orr_node_set_position(s, n, (orr_dvec3){9, 9, 9});
+    check_vec(orr_node_get_position(s, fresh), (orr_dvec3){0, 0, 0}, 0);
+    check_vec(orr_node_get_position(s, keep), (orr_dvec3){4, 5, 6}, 0);
+    before = log_count;
+    orr_node_destroy(s, n); /* double destroy */
+    CHECK(logged(before, "INVALID_HANDLE", "orr_node_destroy"));
+    before = log_count;
+    CHECK(orr_node_get_parent(s, (orr_node){0}).id == 0); /* null handle */
+    CHECK(logged(before, "INVALID_HANDLE", NULL));
+    /* A mesh/camera/light call on a plain node names the kind. */
+    before = log_count;
+    orr_camera_set_fov(s, (orr_camera){keep.id}, 1.0);
+    CHECK(logged(before, "API misuse WRONG_KIND", "not a camera"));
+    before = log_count;
+    CHECK(orr_light_get(s, (orr_light){keep.id}).intensity == 0);
+    CHECK(logged(before, "WRONG_KIND", "orr_light_get"));
+    orr_camera cam = orr_camera_create_free(s, NULL);
+    orr_node_destroy(s, orr_camera_node(cam));
+    CHECK(orr_scene_get_active_camera(s).id == 0); /* active camera cleared */
+    before = log_count;
+    orr_dmat4 v = orr_camera_get_view_matrix(s, cam);
+    CHECK(logged(before, "INVALID_HANDLE", "orr_camera_get_view_matrix"));
+    CHECK(v.m[0] == 1 && v.m[12] == 0);
+    CHECK(orr_camera_get_version(s, cam) == 0);
+    /* Control: valid handles log nothing. */
+    before = log_count;
+    orr_node_set_position(s, keep, (orr_dvec3){1, 1, 1});
+    orr_node_get_world_matrix(s, keep);
+    CHECK(log_count == before);
+    orr_scene_destroy(s);
+}
+
+int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
