@@ -118,6 +118,7 @@ typedef struct orr_stats {
     uint64_t instances_visible;   /* after culling (== submitted without) */
     uint64_t bytes_uploaded;      /* host → device bytes in the last frame */
     uint64_t bytes_uploaded_total;
+    uint64_t bytes_uploaded_instances; /* thin-instance data (matrices, colours, positions) in the last frame */
     uint32_t records;             /* secondary command buffers recorded last frame */
     uint32_t replays;             /* secondary command buffers replayed last frame */
     uint32_t pipelines;           /* graphics + compute pipelines alive */

@@ -143,6 +143,16 @@ orr_dbox orr_instances_query_local_box(orr_scene *scene, orr_mesh mesh);
 /* ---- renderer switches (setup time, before the mesh is first rendered) ------------ */
 /* GPU frustum culling of this mesh's instances (opaque materials only). */
 void orr_instances_enable_gpu_culling(orr_scene *scene, orr_mesh mesh, bool enabled);
+/* Planetary instances (beyond float32 matrices): one float64 position per
+ * active instance, in the mesh's frame, added to the instance matrix's
+ * translation. Stored on the GPU as double-single pairs (shaders/ds.glsl) and
+ * made eye-relative by the culling pass every frame, so instances spread over
+ * a planet (10^7 m apart) render without jitter and nothing is uploaded when
+ * only the camera moves. Turns GPU culling on for the mesh; set before the
+ * first render, update any time (whole-array upload). Meant for floating
+ * origin engines; without it the result is absolute (float32) as usual. */
+orr_result orr_instances_set_positions(orr_scene *scene, orr_mesh mesh, const orr_dvec3 *positions, uint32_t count);
+
 /* Distance LOD pairing: the GPU culler of `full` (culling must be enabled on
  * it) splits its in-frustum instances at `distance` from the eye, with a
  * deterministic per-instance dither of ±band/2; the far bucket is drawn by
@@ -188,6 +198,7 @@ void orr_instances_enable_dynamic_draw_count(orr_scene *scene, orr_mesh mesh);
  * mirrored in every instance. M is the placement relative to the template as
  * it stands, so for large translations keep the template near where its
  * instances are (the per-mesh matrices are float32 offsets, see above).
+ * With a cell (orrery/wpos.h), M acts in the frame of the root's cell.
  * meshWorld is read when an instance is written; after moving the template,
  * orr_instance_pool_refresh rewrites every instance from the stored M.
  *

@@ -14,6 +14,8 @@
     ORR_VEC4 sphere;       /* local bounding sphere: centre, radius */       \
     ORR_VEC4 eye;          /* eye in the same frame (0 under floating origin) */ \
     ORR_VEC4 lod;          /* x = distance, y = band, z = 1 when paired */   \
+    ORR_VEC4 offset_hi;    /* planetary: mesh translation − eye, double-single */ \
+    ORR_VEC4 offset_lo;                                                       \
     ORR_UVEC4 info;        /* x = count, y = near args uint, z = far args uint */
 
 #if defined(VULKAN) || defined(GL_SPIRV)

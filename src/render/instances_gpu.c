@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "orrery/double_single.h"
 #include "render/render_int.h"
 
 static void release(orr_scene *s, orri_thin_instances *t) {
@@ -21,6 +22,7 @@ static void release(orr_scene *s, orri_thin_instances *t) {
     orr_engine *e = g->engine;
     orri_buffer_destroy_deferred(&e->gpu, &g->matrices);
     orri_buffer_destroy_deferred(&e->gpu, &g->colors);
+    orri_buffer_destroy_deferred(&e->gpu, &g->positions);
     for (int i = 0; i < ORRI_MAX_FRAMES; i++) {
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].matrices);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].colors);
@@ -48,18 +50,24 @@ orri_thin_gpu *orri_thin_gpu_of(orr_engine *e, orr_scene *s, orri_node *n) {
 orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t) {
     if (g->matrices.buffer && g->capacity_version == t->capacity_version && g->capacity == t->capacity) return ORR_OK;
     uint32_t cap = t->capacity ? t->capacity : 1;
-    orri_buffer m, c;
+    orri_buffer m, c, p = {0};
     VkBufferUsageFlags use = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * 64, use, ORRI_MEM_DEVICE, "instance matrices", &m);
     if (r != ORR_OK) return r;
     r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * 16, use, ORRI_MEM_DEVICE, "instance colours", &c);
+    if (r == ORR_OK && t->positions)
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * 32, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_DEVICE,
+                               "instance positions (double-single)", &p);
     if (r != ORR_OK) {
         orri_buffer_destroy_now(&e->gpu, &m);
+        orri_buffer_destroy_now(&e->gpu, &c);
         return r;
     }
     orri_buffer_destroy_deferred(&e->gpu, &g->matrices);
     orri_buffer_destroy_deferred(&e->gpu, &g->colors);
-    g->matrices = m, g->colors = c, g->capacity = cap;
+    orri_buffer_destroy_deferred(&e->gpu, &g->positions);
+    g->matrices = m, g->colors = c, g->positions = p, g->capacity = cap;
+    g->uploaded_positions = 0;
     g->capacity_version = t->capacity_version;
     g->uploaded[0] = g->uploaded[1] = 0;
     /* New buffers: everything up to the capacity is uploaded once. Without a
@@ -100,9 +108,32 @@ static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_insta
     return ORR_OK;
 }
 
+/* Planetary positions: float64 → double-single (hi, lo) per axis, whole array. */
+static orr_result upload_positions(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, VkCommandBuffer cmd,
+                                   uint64_t *bytes) {
+    size_t size = (size_t)t->count * 32;
+    if (!size) return ORR_OK;
+    float *ds = orri_alloc(&e->base.ctx.allocator, size);
+    if (!ds) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance positions");
+    for (uint32_t i = 0; i < t->count; i++)
+        for (int k = 0; k < 3; k++) {
+            orr_ds v = orr_ds_split(t->positions[3 * i + k]);
+            ds[8 * i + k] = v.hi, ds[8 * i + 4 + k] = v.lo;
+        }
+    orr_result r = orri_buffer_upload(&e->gpu, cmd, &g->positions, 0, ds, size);
+    orri_free(&e->base.ctx.allocator, ds);
+    *bytes += size;
+    return r;
+}
+
 orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, VkCommandBuffer cmd,
                                 uint64_t *bytes) {
     orr_result r = ORR_OK;
+    if (t->positions && g->positions.buffer && g->uploaded_positions != t->position_version) {
+        r = upload_positions(e, g, t, cmd, bytes);
+        if (r != ORR_OK) return r;
+        g->uploaded_positions = t->position_version;
+    }
     if (g->uploaded[0] != t->version) {
         r = upload_stream(e, &g->matrices, t, ORRI_THIN_MATRICES, cmd, bytes);
         if (r == ORR_OK) g->uploaded[0] = t->version;

@@ -15,8 +15,8 @@
 
 extern const uint32_t orri_spv_standard_vert[], orri_spv_standard_frag[], orri_spv_standard_instanced_vert[];
 extern const size_t orri_spv_standard_vert_size, orri_spv_standard_frag_size, orri_spv_standard_instanced_vert_size;
-extern const uint32_t orri_spv_cull_comp[];
-extern const size_t orri_spv_cull_comp_size;
+extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[];
+extern const size_t orri_spv_cull_comp_size, orri_spv_cull_planet_comp_size;
 
 static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label, VkShaderModule *out) {
     VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
@@ -33,20 +33,9 @@ static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *
     return r;
 }
 
-/* The thin-instance culling pass (shaders/cull.comp). */
-static orr_result cull_pipeline(orr_engine *e) {
-    orri_gpu *gpu = &e->gpu;
-    VkDescriptorSetLayoutBinding b[8];
-    for (uint32_t i = 0; i < 8; i++)
-        b[i] = (VkDescriptorSetLayoutBinding){i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    orr_result r = set_layout(gpu, b, 8, "cull set layout", &e->cull_set_layout);
-    if (r != ORR_OK) return r;
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                     .pSetLayouts = &e->cull_set_layout};
-    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->cull_layout), "cull pipeline layout");
+static orr_result compute_pipeline(orr_engine *e, const uint32_t *code, size_t size, const char *label, VkPipeline *out) {
     VkShaderModule mod = VK_NULL_HANDLE;
-    if (r == ORR_OK) r = make_module(gpu, orri_spv_cull_comp, orri_spv_cull_comp_size, "cull.comp", &mod);
+    orr_result r = make_module(&e->gpu, code, size, label, &mod);
     if (r == ORR_OK) {
         VkComputePipelineCreateInfo ci = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
@@ -54,12 +43,31 @@ static orr_result cull_pipeline(orr_engine *e) {
                       .module = mod, .pName = "main"},
             .layout = e->cull_layout,
         };
-        r = orri_vk_check(gpu, vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, NULL, &e->cull_pipeline),
-                          "cull pipeline");
-        if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)e->cull_pipeline, "thin-instance culling");
+        r = orri_vk_check(&e->gpu, vkCreateComputePipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
+                          "compute pipeline");
+        if (r == ORR_OK) orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s", label);
         if (r == ORR_OK) e->pipeline_count++;
     }
-    if (mod) vkDestroyShaderModule(gpu->device, mod, NULL);
+    if (mod) vkDestroyShaderModule(e->gpu.device, mod, NULL);
+    return r;
+}
+
+/* The thin-instance culling passes (shaders/cull.comp, cull_planet.comp). */
+static orr_result cull_pipeline(orr_engine *e) {
+    orri_gpu *gpu = &e->gpu;
+    VkDescriptorSetLayoutBinding b[9];
+    for (uint32_t i = 0; i < 9; i++)
+        b[i] = (VkDescriptorSetLayoutBinding){i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    orr_result r = set_layout(gpu, b, 9, "cull set layout", &e->cull_set_layout);
+    if (r != ORR_OK) return r;
+    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                     .pSetLayouts = &e->cull_set_layout};
+    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->cull_layout), "cull pipeline layout");
+    if (r == ORR_OK) r = compute_pipeline(e, orri_spv_cull_comp, orri_spv_cull_comp_size, "thin-instance culling", &e->cull_pipeline);
+    if (r == ORR_OK)
+        r = compute_pipeline(e, orri_spv_cull_planet_comp, orri_spv_cull_planet_comp_size, "planetary instance culling",
+                             &e->cull_planet_pipeline);
     return r;
 }
 
@@ -104,6 +112,7 @@ void orri_pipelines_deinit(orr_engine *e) {
     if (e->std_frag) vkDestroyShaderModule(d, e->std_frag, NULL);
     if (e->std_inst_vert) vkDestroyShaderModule(d, e->std_inst_vert, NULL);
     if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
+    if (e->cull_planet_pipeline) vkDestroyPipeline(d, e->cull_planet_pipeline, NULL);
     if (e->cull_layout) vkDestroyPipelineLayout(d, e->cull_layout, NULL);
     if (e->cull_set_layout) vkDestroyDescriptorSetLayout(d, e->cull_set_layout, NULL);
     if (e->std_layout) vkDestroyPipelineLayout(d, e->std_layout, NULL);

@@ -64,7 +64,7 @@ struct orr_engine {
     VkShaderModule std_inst_vert;
     VkDescriptorSetLayout cull_set_layout;
     VkPipelineLayout cull_layout;
-    VkPipeline cull_pipeline;
+    VkPipeline cull_pipeline, cull_planet_pipeline;
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
     VkDescriptorPool texture_pool;
@@ -79,6 +79,8 @@ struct orr_engine {
 typedef struct orri_thin_gpu {
     orr_engine *engine;
     orri_buffer matrices, colors; /* capacity × 64, capacity × 16 */
+    orri_buffer positions;        /* planetary: capacity × 32 (double-single hi, lo) */
+    uint64_t uploaded_positions;
     uint32_t capacity;
     uint64_t capacity_version;
     uint64_t uploaded[ORRI_THIN_STREAMS]; /* data versions uploaded */
@@ -87,7 +89,7 @@ typedef struct orri_thin_gpu {
         orri_buffer far_matrices, far_colors; /* LOD partner bucket */
         uint32_t capacity;
         VkDescriptorSet set;
-        VkBuffer set_args, set_params, set_in; /* buffers the set was written for */
+        VkBuffer set_args, set_params, set_in, set_pos; /* buffers the set was written for */
     } cull[ORRI_MAX_FRAMES];
 } orri_thin_gpu;
 
@@ -146,6 +148,7 @@ typedef struct orri_draw {
     bool culled;           /* GPU frustum culling of its instances */
     int32_t lod_to;        /* source: draw index of its LOD partner, or -1 */
     int32_t lod_from;      /* partner: draw index of its source, or -1 */
+    bool planet;           /* planetary instances: float64 positions, always culled */
 } orri_draw;
 
 typedef struct orri_mesh_gpu {

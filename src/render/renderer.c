@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "orrery/double_single.h"
 #include "render/render_int.h"
 
 /* ---- per-scene GPU state ------------------------------------------------------ */
@@ -131,7 +132,8 @@ static uint64_t structure_key(orr_engine *e, orr_scene *s) {
         uint32_t tex = m->kind == ORRI_MATERIAL_STANDARD ? m->standard.diffuse_texture.id : 0;
         h = mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
         orri_thin_instances *t = orri_thin_of(n);
-        if (t) h = mix(mix(mix(h, t->capacity_version), t->gpu_culling ? 3 : 1), t->lod_version); /* growth, pairing */
+        if (t) /* growth, pairing, planetary positions */
+            h = mix(mix(mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)), t->lod_version);
     }
     return h;
 }
@@ -236,8 +238,10 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         d.layout = e->std_layout;
         d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
     }
-    /* GPU culling is for opaque draws only (seeds/003). */
-    d.culled = t && t->gpu_culling && !d.transparent;
+    /* GPU culling is for opaque draws only (seeds/003); planetary instances
+     * always go through the culling pass, which makes them eye-relative. */
+    d.planet = t && t->positions && d.thin;
+    d.culled = t && d.thin && (t->gpu_culling || d.planet) && !d.transparent;
     sg->draws[sg->draw_count++] = d;
     return ORR_OK;
 }
@@ -360,6 +364,9 @@ static void pack_object(orr_engine *e, const frame_view *fv, orr_scene *s, const
     orr_cell3 cell = orri_node_cell(s, n);
     /* Site 2: the mesh-world packer, eye-relative when the module is installed. */
     o->world = e->lw ? e->lw->pack_mesh_world(world, cell, &fv->eye_w) : orri_pack_world(world, cell);
+    orri_thin_instances *thin = orri_thin_of(n);
+    if (thin && thin->positions) /* planetary: the culling pass writes the whole eye-relative world */
+        o->world = orr_dmat4_to_f32(orr_dmat4_identity());
     o->normal_matrix = orr_dmat4_to_f32(orr_dmat4_normal_matrix(*world));
     o->diffuse = orri_pack_color(sm->diffuse, sm->alpha);
     o->specular = orri_pack_color(sm->specular, sm->specular_power);
@@ -549,7 +556,7 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
          * on the eye (floating origin, shader-material system blocks) — the
          * camera's identity + version (the FO wrapper of seeds/000). */
         uint64_t *key = &sl->uploaded[3 * i];
-        bool eye_dep = d->shader || e->lw;
+        bool eye_dep = d->shader || (e->lw && !d->planet);
         uint64_t kc = eye_dep ? fv->camera_version : 0;
         if (key[0] == wv && key[1] == m->version && key[2] == kc) continue;
         bool only_camera = key[0] == wv && key[1] == m->version;
@@ -580,30 +587,34 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
         orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
         if (r != ORR_OK) return r;
     }
+    VkBuffer pos = g->positions.buffer ? g->positions.buffer : g->matrices.buffer; /* unused without positions */
     if (g->cull[slot].set_args == sl->indirect.buffer && g->cull[slot].set_params == sl->cull_params.buffer &&
-        g->cull[slot].set_in == g->matrices.buffer)
+        g->cull[slot].set_in == g->matrices.buffer && g->cull[slot].set_pos == pos)
         return ORR_OK;
-    VkDescriptorBufferInfo b[8] = {
+    VkDescriptorBufferInfo b[9] = {
         {sl->cull_params.buffer, 0, sizeof(orri_gpu_cull)},
         {g->matrices.buffer, 0, VK_WHOLE_SIZE}, {g->colors.buffer, 0, VK_WHOLE_SIZE},
         {g->cull[slot].matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].colors.buffer, 0, VK_WHOLE_SIZE},
         {sl->indirect.buffer, 0, VK_WHOLE_SIZE},
         {g->cull[slot].far_matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].far_colors.buffer, 0, VK_WHOLE_SIZE},
+        {pos, 0, VK_WHOLE_SIZE},
     };
-    VkWriteDescriptorSet w[8];
-    for (uint32_t k = 0; k < 8; k++)
+    VkWriteDescriptorSet w[9];
+    for (uint32_t k = 0; k < 9; k++)
         w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->cull[slot].set,
                                       .dstBinding = k, .descriptorCount = 1,
                                       .descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &b[k]};
-    vkUpdateDescriptorSets(e->gpu.device, 8, w, 0, NULL);
+    vkUpdateDescriptorSets(e->gpu.device, 9, w, 0, NULL);
+    g->cull[slot].set_pos = pos;
     g->cull[slot].set_args = sl->indirect.buffer, g->cull[slot].set_params = sl->cull_params.buffer;
     g->cull[slot].set_in = g->matrices.buffer;
     return ORR_OK;
 }
 
-static void write_cull_params(orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const frame_view *fv, uint32_t i) {
+static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const frame_view *fv,
+                              uint32_t i) {
     orri_draw *d = &sg->draws[i];
     orri_node *n = orri_pool_get(&s->nodes, d->node);
     orri_gpu_cull *c = (orri_gpu_cull *)((uint8_t *)sl->cull_params.mapped + (size_t)i * ORRI_CULL_STRIDE);
@@ -617,6 +628,18 @@ static void write_cull_params(orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, c
     orr_dsphere ls = n->u.mesh.local_sphere;
     c->sphere = orr_dvec4_to_f32((orr_dvec4){ls.center.x, ls.center.y, ls.center.z, ls.radius});
     c->eye = orri_pack_position(fv->eye, 1);
+    if (d->planet) {
+        /* Mesh rotation/scale in float32; mesh translation − eye in float64
+         * (cells first), handed over as double-single. */
+        const orr_dmat4 *w = orri_node_world(s, n, NULL);
+        orr_dmat4 rs = *w;
+        rs.m[12] = rs.m[13] = rs.m[14] = 0;
+        c->mesh_world = orr_dmat4_to_f32(rs);
+        orr_dvec3 off = upload_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n));
+        orr_ds ox = orr_ds_split(off.x), oy = orr_ds_split(off.y), oz = orr_ds_split(off.z);
+        c->offset_hi = (orr_vec4f){ox.hi, oy.hi, oz.hi, 0};
+        c->offset_lo = (orr_vec4f){ox.lo, oy.lo, oz.lo, 0};
+    }
     orri_thin_instances *t = orri_thin_of(n);
     bool paired = d->lod_to >= 0;
     c->lod = orr_dvec4_to_f32((orr_dvec4){t->lod_distance, t->lod_band, paired ? 1 : 0, 0});
@@ -634,12 +657,14 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         if (!d->thin) continue;
         orri_thin_instances *t = orri_thin_of(orri_pool_get(&s->nodes, d->node));
         if (d->culled) culled++;
-        if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version) continue;
+        bool positions_stale = t->positions && d->thin->uploaded_positions != t->position_version;
+        if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale) continue;
         if (!barrier) /* earlier frames may still read the stable buffers */
             orri_memory_barrier(cmd, readers, 0, VK_PIPELINE_STAGE_2_COPY_BIT, 0), barrier = true;
         uint64_t bytes = 0;
         orr_result r = orri_thin_gpu_upload(e, d->thin, t, cmd, &bytes);
         if (r != ORR_OK) return r;
+        e->stats.bytes_uploaded_instances += bytes;
     }
     if (barrier)
         orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, readers,
@@ -654,7 +679,7 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         if (r == ORR_OK) r = cull_set(e, sg, sl, slot, d->thin);
         if (r != ORR_OK) return r;
         if (replaced) sl->recorded_epoch = 0;
-        write_cull_params(sg, s, sl, fv, i);
+        write_cull_params(e, sg, s, sl, fv, i);
         vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
         if (d->lod_to >= 0)
             vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
@@ -664,10 +689,13 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
                         VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     orri_cmd_label_begin(&e->gpu, cmd, "thin-instance culling");
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_pipeline);
+    VkPipeline bound = VK_NULL_HANDLE;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
-        if (d->culled) orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_pool_get(&s->nodes, d->node)), sl, slot, i, cmd);
+        if (!d->culled) continue;
+        VkPipeline want = d->planet ? e->cull_planet_pipeline : e->cull_pipeline;
+        if (want != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, want), bound = want;
+        orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_pool_get(&s->nodes, d->node)), sl, slot, i, cmd);
     }
     orri_cmd_label_end(&e->gpu, cmd);
     orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
@@ -976,6 +1004,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     }
     update_scene_ubo(e, s, sl, &fv);
     e->stats.instances_submitted = 0;
+    e->stats.bytes_uploaded_instances = 0;
     update_draws(e, sg, s, sl, &fv);
     r = sync_instances(e, sg, s, sl, slot_index, &fv, cmd);
     if (r != ORR_OK) return r;

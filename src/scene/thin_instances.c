@@ -317,6 +317,7 @@ void orri_thin_release(orr_scene *s, orri_node *n) {
     for (int i = 0; i < ORRI_THIN_STREAMS; i++) dirty_free(a, &t->dirty[i]);
     orri_free(a, t->matrices);
     orri_free(a, t->colors);
+    orri_free(a, t->positions);
     orri_free(a, t);
     n->u.mesh.thin = NULL;
 }
@@ -705,4 +706,34 @@ void orr_instances_clear_lod_partner(orr_scene *s, orr_mesh full) {
     orri_node *fn;
     orri_thin_instances *ft = need_thin(s, full, &fn, "orr_instances_clear_lod_partner");
     if (ft && ft->lod_partner) lod_detach(s, ft);
+}
+
+/* ---- planetary instances ------------------------------------------------------------ */
+
+orr_result orr_instances_set_positions(orr_scene *s, orr_mesh mesh, const orr_dvec3 *positions, uint32_t count) {
+    static const char what[] = "orr_instances_set_positions";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t) return ORR_ERROR_INVALID_HANDLE;
+    if (!positions || count != t->count) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: need one position per active instance (%u), got %u", what, t->count, count);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    for (uint32_t i = 0; i < count; i++)
+        if (!isfinite(positions[i].x) || !isfinite(positions[i].y) || !isfinite(positions[i].z)) {
+            orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: position %u is not finite", what, i);
+            return ORR_ERROR_INVALID_ARGUMENT;
+        }
+    if (!t->positions && !check_setup(s, n, t, what)) return ORR_ERROR_INVALID_ARGUMENT;
+    double *p = orri_realloc(&s->ctx->allocator, t->positions, (size_t)t->capacity * 3 * sizeof(double));
+    if (!p) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s", what);
+    if (!t->positions) {
+        memset(p, 0, (size_t)t->capacity * 3 * sizeof(double));
+        n->u.mesh.version = orri_scene_next_version(s); /* a different draw path */
+        s->structure_version = orri_scene_next_version(s);
+    }
+    t->positions = p;
+    memcpy(p, positions, (size_t)count * 3 * sizeof(double));
+    t->position_version = orri_scene_next_version(s);
+    return ORR_OK;
 }

@@ -91,6 +91,11 @@ typedef struct orri_thin_instances {
     uint32_t lod_source;  /* on the partner: its source mesh */
     double lod_distance, lod_band;
     uint64_t lod_version; /* pairing changes (structural) */
+    /* planetary instances: float64 positions (capacity × 3) in the mesh's
+     * frame, added to each matrix's translation; uploaded as double-single
+     * pairs and made eye-relative by the culling pass. NULL when unused. */
+    double *positions;
+    uint64_t position_version;
     /* bounds caches: valid while the versions they were computed from hold
      * (all keys are non-zero once computed) */
     struct {

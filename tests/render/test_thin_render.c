@@ -351,6 +351,103 @@ TEST(lod_partner_buckets_match_cpu_reference) {
     orr_scene_destroy(s);
 }
 
+
+/* ---- planetary instances -------------------------------------------------------------- */
+
+#define PLANET_R 6.4e6
+#define PLANET_N 10000
+
+/* Fibonacci sphere: instance k on a planet of radius R at the origin. */
+static orr_dvec3 planet_point(int k) {
+    double golden = PI * (3 - sqrt(5.0)), y = 1 - 2 * (k + 0.5) / PLANET_N, r = sqrt(1 - y * y);
+    return (orr_dvec3){PLANET_R * cos(golden * k) * r, PLANET_R * y, PLANET_R * sin(golden * k) * r};
+}
+
+static orr_scene *planet_scene(bool planetary, orr_mesh *out) {
+    orr_scene *s;
+    orr_scene_create(fo_engine, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &s);
+    orr_geometry g;
+    orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.disable_lighting = true, .emissive = {1, 1, 1}});
+    orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m});
+    orr_geometry_free(&g);
+    orr_dvec3 *pos = malloc(sizeof *pos * PLANET_N);
+    for (int k = 0; k < PLANET_N; k++) {
+        pos[k] = planet_point(k);
+        /* Control: the same positions squeezed into float32 instance matrices. */
+        orr_instances_add(s, mesh, planetary ? translation(0, 0, 0) : translation(pos[k].x, pos[k].y, pos[k].z), NULL);
+    }
+    if (planetary) CHECK(orr_instances_set_positions(s, mesh, pos, PLANET_N) == ORR_OK);
+    free(pos);
+    *out = mesh;
+    return s;
+}
+
+/* Centroid (pixels) of the white pixels. */
+static void centroid(const orr_image8 *img, double *cx, double *cy) {
+    double sx = 0, sy = 0, n = 0;
+    for (uint32_t y = 0; y < img->height; y++)
+        for (uint32_t x = 0; x < img->width; x++) {
+            const uint8_t *p = img->rgb + 3 * ((size_t)y * img->width + x);
+            double w = p[0] / 255.0;
+            sx += w * x, sy += w * y, n += w;
+        }
+    *cx = n ? sx / n : -1, *cy = n ? sy / n : -1;
+}
+
+/* A free camera 4 m out from instance k along the surface normal, looking at it. */
+static void look_at_instance(orr_scene *s, int k, double shift_mm) {
+    orr_dvec3 p = planet_point(k), up = orr_dvec3_normalize(p);
+    orr_dvec3 side = orr_dvec3_normalize(orr_dvec3_cross(up, (orr_dvec3){0, 0, 1}));
+    orr_dvec3 d = orr_dvec3_scale(side, shift_mm * 1e-3);
+    orr_dvec3 eye = orr_dvec3_add(orr_dvec3_add(p, orr_dvec3_scale(up, 4)), d);
+    orr_camera cam = orr_scene_get_active_camera(s);
+    if (!cam.id) cam = orr_camera_create_free(s, &(orr_free_camera_desc){.position = eye, .near = 0.1, .far = 1000});
+    orr_node_set_position(s, orr_camera_node(cam), eye);
+    /* Look along −up with a tiny tilt so up (0,1,0) is never parallel. */
+    orr_camera_set_target(s, cam, orr_dvec3_add(orr_dvec3_add(p, d), orr_dvec3_scale(side, 0.3)));
+}
+
+TEST(planetary_instances_no_jitter_and_no_upload_on_camera_move) {
+    orr_mesh mesh;
+    orr_scene *s = planet_scene(true, &mesh), *ctl;
+    orr_mesh ctl_mesh;
+    ctl = planet_scene(false, &ctl_mesh);
+    const int k = 4321;
+    double ax[3], ay[3], bx[3], by[3];
+    for (int step = 0; step < 3; step++) {
+        look_at_instance(s, k, step * 1.0);
+        look_at_instance(ctl, k, step * 1.0);
+        orr_image8 a, b;
+        CHECK(orr_test_render(fo_engine, s, 2, &a));
+        orr_stats st = orr_query_stats(fo_engine);
+        if (step > 0) CHECK(st.bytes_uploaded_instances == 0); /* only the camera moved */
+        CHECK(orr_test_render(fo_engine, ctl, 2, &b));
+        centroid(&a, &ax[step], &ay[step]);
+        centroid(&b, &bx[step], &by[step]);
+        if (step == 0) orr_test_save_png(orr_test_out_path("planet-instances.png"), &a);
+        if (step == 0) orr_test_save_png(orr_test_out_path("planet-instances-float32.png"), &b);
+        orr_test_image_free(&a);
+        orr_test_image_free(&b);
+    }
+    /* Expected: the box sits where the camera looks (centre, slightly offset by the tilt),
+     * and a 1 mm camera step moves it by ≈ 1 mm at 4 m: 0.25 px at 720 px / 0.8 rad. */
+    double px_per_mm = 720.0 / (2 * 4.0 * tan(0.4)) * 1e-3;
+    double a1 = hypot(ax[1] - ax[0], ay[1] - ay[0]), a2 = hypot(ax[2] - ax[1], ay[2] - ay[1]);
+    double b1 = hypot(bx[1] - bx[0], by[1] - by[0]), b2 = hypot(bx[2] - bx[1], by[2] - by[1]);
+    printf("planetary: 1 mm camera steps move the box %.3f and %.3f px (expected %.3f)\n", a1, a2, px_per_mm);
+    printf("float32 control: box %.1f px away from the planetary one; steps %.3f and %.3f px\n",
+           hypot(bx[0] - ax[0], by[0] - ay[0]), b1, b2);
+    CHECK(ax[0] > 0);
+    CHECK_NEAR(a1, px_per_mm, 0.05);
+    CHECK_NEAR(a2, px_per_mm, 0.05);
+    /* Control: float32 instance translations at 6.4e6 m (0.5 m steps) misplace
+     * the box or make it stick and jump instead of following the camera. */
+    CHECK(hypot(bx[0] - ax[0], by[0] - ay[0]) > 5 || fabs(b1 - px_per_mm) > 0.1 || fabs(b2 - px_per_mm) > 0.1);
+    orr_scene_destroy(s);
+    orr_scene_destroy(ctl);
+}
+
 int main(int argc, char **argv) {
     orr_test_fail_on_validation();
     engine = make_engine(false);

@@ -1,0 +1,82 @@
+// Thin-instance GPU frustum culling (seeds/003; niagara drawcull shape): one
+// thread per instance tests its bounding sphere — mesh world × instance world
+// applied to the local sphere, radius scaled by the largest axis — against six
+// planes in the same frame as the mesh world, and appends visible matrices and
+// colours with an atomic counter that is the instance count of the draw's
+// vkCmdDrawIndexedIndirect arguments. Conservative: touching spheres stay.
+// With a LOD partner the visible set splits by distance into two buckets.
+// With ORR_PLANET (planetary instances) each instance also has a float64
+// position stored as double-single pairs; the final world translation is
+// computed here, eye-relative, in double-single arithmetic, and the culled
+// matrix written out is the whole final world (the draw's mesh world is then
+// the identity). Included by cull.comp and cull_planet.comp.
+#include "gpu_types_cull.h"
+#ifdef ORR_PLANET
+#include "ds.glsl"
+#endif
+
+layout(local_size_x = ORRI_CULL_GROUP) in;
+layout(set = 0, binding = 0, std140) uniform CullBlock { OrriCull cull; };
+layout(set = 0, binding = 1, std430) readonly buffer InMatrices { mat4 in_matrices[]; };
+layout(set = 0, binding = 2, std430) readonly buffer InColors { vec4 in_colors[]; };
+layout(set = 0, binding = 3, std430) writeonly buffer OutMatrices { mat4 out_matrices[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer OutColors { vec4 out_colors[]; };
+layout(set = 0, binding = 5, std430) buffer Args { uint args[]; };
+layout(set = 0, binding = 6, std430) writeonly buffer FarMatrices { mat4 far_matrices[]; };
+layout(set = 0, binding = 7, std430) writeonly buffer FarColors { vec4 far_colors[]; };
+layout(set = 0, binding = 8, std430) readonly buffer Positions { vec4 positions[]; }; // hi, lo per instance
+
+#ifdef ORR_PLANET
+// Eye-relative world of instance i: rotation/scale R = mat3(mesh_world) ·
+// mat3(inst); translation = R_mesh · (p + t_inst) + (mesh translation − eye),
+// every sum and product of large terms in double-single.
+mat4 planet_world(uint i, mat4 inst) {
+    mat3 rm = mat3(cull.mesh_world);
+    vec3 ph = positions[2u * i].xyz, pl = positions[2u * i + 1u].xyz;
+    vec3 t;
+    for (int k = 0; k < 3; k++) {
+        vec2 acc = vec2(cull.offset_hi[k], cull.offset_lo[k]);
+        for (int j = 0; j < 3; j++) {
+            vec2 pj = ds_add(vec2(ph[j], pl[j]), ds_from(inst[3][j]));
+            acc = ds_add(acc, ds_mul(ds_from(rm[j][k]), pj));
+        }
+        t[k] = ds_value(acc);
+    }
+    mat3 r = rm * mat3(inst);
+    return mat4(vec4(r[0], 0.0), vec4(r[1], 0.0), vec4(r[2], 0.0), vec4(t, 1.0));
+}
+#endif
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= cull.info.x) return;
+    mat4 inst = in_matrices[i];
+#ifdef ORR_PLANET
+    mat4 w = planet_world(i, inst);
+    inst = w; // the draw's mesh world is the identity
+#else
+    mat4 w = cull.mesh_world * inst;
+#endif
+    vec3 c = (w * vec4(cull.sphere.xyz, 1.0)).xyz;
+    float s = sqrt(max(dot(w[0].xyz, w[0].xyz), max(dot(w[1].xyz, w[1].xyz), dot(w[2].xyz, w[2].xyz))));
+    float r = cull.sphere.w * s;
+    if (s == 0.0) return; // parked (zero-scale) instance
+    for (int p = 0; p < 6; p++)
+        if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) return;
+    if (cull.lod.z > 0.5) {
+        // Distance LOD: beyond distance ± band/2 (per-instance dither) the
+        // instance goes to the partner's bucket.
+        uint h;
+        ORRI_LOD_HASH(i, h)
+        float dither = float(h) * (1.0 / 4294967296.0) - 0.5;
+        if (distance(c, cull.eye.xyz) >= cull.lod.x + dither * cull.lod.y) {
+            uint slot = atomicAdd(args[cull.info.z], 1u);
+            far_matrices[slot] = inst;
+            far_colors[slot] = in_colors[i];
+            return;
+        }
+    }
+    uint slot = atomicAdd(args[cull.info.y], 1u);
+    out_matrices[slot] = inst;
+    out_colors[slot] = in_colors[i];
+}
