@@ -73,6 +73,9 @@ typedef struct orr_engine_desc {
      * ORR_MATRIX_FLOAT64 (creation fails otherwise). */
     const orr_large_world_module *floating_origin;
     orr_matrix_precision matrix_precision;
+    /* GPU timestamps around the culling pass and the render pass, reported in
+     * orr_stats (for benchmarks; off by default). */
+    bool gpu_timing;
     orr_allocator allocator;
     orr_logger logger;
     const char *label;         /* debug name prefix for Vulkan objects */
@@ -123,6 +126,11 @@ typedef struct orr_stats {
     uint32_t replays;             /* secondary command buffers replayed last frame */
     uint32_t pipelines;           /* graphics + compute pipelines alive */
     uint64_t device_memory;       /* bytes of device memory allocated */
+    /* With orr_engine_desc.gpu_timing: GPU milliseconds of the most recent
+     * frame whose results are available (that frame is `gpu_timed_frame`). */
+    double gpu_cull_ms;           /* uploads + thin-instance culling pass */
+    double gpu_render_ms;         /* the render pass (all draws) */
+    uint64_t gpu_timed_frame;
 } orr_stats;
 orr_stats orr_query_stats(const orr_engine *engine);
 
