@@ -158,7 +158,8 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         .alphaBlendOp = VK_BLEND_OP_ADD,
         .colorWriteMask = 0xf,
     };
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    /* Front face is dynamic (core 1.3): mirrored meshes flip it per draw. */
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_FRONT_FACE};
     VkFormat color_format = ORRI_COLOR_FORMAT;
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
@@ -184,11 +185,7 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
             .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
             .polygonMode = VK_POLYGON_MODE_FILL,
             .cullMode = p->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
-#if ORR_RIGHT_HANDED
-            .frontFace = VK_FRONT_FACE_CLOCKWISE,
-#else
-            .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-#endif
+            .frontFace = orri_front_face(false), /* dynamic; see orri_front_face */
             .lineWidth = 1.0f},
         .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
@@ -201,7 +198,7 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
         .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn},
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 3, .pDynamicStates = dyn},
         .layout = p->layout,
     };
     orr_result r = orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
@@ -211,6 +208,22 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         e->pipeline_count++;
     }
     return r;
+}
+
+/* Front face of camera passes. Babylon.js winds front faces clockwise on
+ * screen (left-handed); our negative viewport height mirrors framebuffer y,
+ * so that is VK_FRONT_FACE_COUNTER_CLOCKWISE here. The right-handed build
+ * mirrors the view (seeds/001), which reverses winding again. A mesh whose
+ * world matrix has a negative determinant is mirrored itself: its front face
+ * flips too (Babylon.js's mirrored-mesh rule), in both builds. */
+VkFrontFace orri_front_face(bool mirrored) {
+#if ORR_RIGHT_HANDED
+    bool ccw = false;
+#else
+    bool ccw = true;
+#endif
+    if (mirrored) ccw = !ccw;
+    return ccw ? VK_FRONT_FACE_COUNTER_CLOCKWISE : VK_FRONT_FACE_CLOCKWISE;
 }
 
 orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, VkPipeline *out) {

@@ -153,6 +153,7 @@ typedef struct orri_draw {
     int32_t lod_to;        /* source: draw index of its LOD partner, or -1 */
     int32_t lod_from;      /* partner: draw index of its source, or -1 */
     bool planet;           /* planetary instances: float64 positions, always culled */
+    bool mirrored;         /* negative world determinant: front face flipped */
 } orri_draw;
 
 typedef struct orri_mesh_gpu {
@@ -217,6 +218,7 @@ void orri_timing_write(orr_engine *e, VkCommandBuffer cmd, uint32_t index, VkPip
 orr_result orri_pipelines_init(orr_engine *e);
 void orri_pipelines_deinit(orr_engine *e);
 orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, VkPipeline *out);
+VkFrontFace orri_front_face(bool mirrored);
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out);
 void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);
 /* instances_gpu.c */

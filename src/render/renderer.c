@@ -127,6 +127,7 @@ static uint64_t structure_key(orr_engine *e, orr_scene *s) {
         if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
         orri_material *m = material_of(s, n);
         h = mix(h, orri_pool_id_at(&s->nodes, i));
+        h = mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
         h = mix(h, (uint64_t)(uintptr_t)m);
         h = mix(h, m->structure_version);
         uint32_t tex = m->kind == ORRI_MATERIAL_STANDARD ? m->standard.diffuse_texture.id : 0;
@@ -209,7 +210,8 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
     orri_material *m = material_of(s, n);
     uint32_t mslot = (uint32_t)(((uint8_t *)m - s->materials.items) / s->materials.item_size);
     orri_draw d = {.node = id, .material = orri_pool_id_at(&s->materials, mslot), .index = sg->draw_count,
-                   .lod_to = -1, .lod_from = -1};
+                   .lod_to = -1, .lod_from = -1,
+                   .mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0};
     orri_thin_instances *t = orri_thin_of(n);
     if (t) {
         d.thin = orri_thin_gpu_of(e, s, n);
@@ -760,6 +762,7 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         if (d->transparent != transparent) continue;
         orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
         if (bound != d->pipeline) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
+        vkCmdSetFrontFace(cmd, orri_front_face(d->mirrored));
         if (d->shader) {
             orri_material *m = orri_pool_get(&s->materials, d->material);
             orri_shader_gpu *g = &sg->shaders[orri_pool_slot(d->material)];

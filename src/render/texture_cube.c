@@ -141,6 +141,10 @@ static orr_result make_sampler(orr_engine *e, const orr_image_texture_desc *d, b
         .mipmapMode = d->nearest ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR,
         .addressModeU = am, .addressModeV = am, .addressModeW = am, .maxLod = VK_LOD_CLAMP_NONE,
     };
+    /* The device enables samplerAnisotropy whenever it is supported (device.c). */
+    VkPhysicalDeviceFeatures features;
+    vkGetPhysicalDeviceFeatures(e->gpu.physical, &features);
+    if (!d->no_anisotropy && !d->nearest && features.samplerAnisotropy) si.anisotropyEnable = VK_TRUE, si.maxAnisotropy = 4;
     return orri_vk_check(&e->gpu, vkCreateSampler(e->gpu.device, &si, NULL, out), "vkCreateSampler");
 }
 

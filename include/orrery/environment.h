@@ -1,0 +1,217 @@
+/* orrery/environment.h — backgrounds: Babylon.js's default environment
+ * (skybox + ground), cube-map skyboxes, GPU textures from decoded images.
+ *
+ * Usage:
+ *     orr_texture sky, ground;
+ *     orr_texture_load_image_file(engine, "backgroundSkybox.dds", NULL, &sky);      // DDS cube, its mips
+ *     orr_texture_load_file(engine, "backgroundGround.png",
+ *                           &(orr_texture_desc){ .has_alpha = true }, &ground);    // orrery/material.h
+ *     orr_environment *env;
+ *     orr_environment_create(scene, &(orr_environment_desc){
+ *         .skybox_texture = sky, .ground_texture = ground }, &env);                 // createDefaultEnvironment
+ *     ...
+ *     orr_environment_destroy(env);   // or let orr_scene_destroy do it
+ *
+ * What it draws (seeds/004, Babylon.js EnvironmentHelper + BackgroundMaterial):
+ * - the skybox: a box of side skybox_size around the root (36 vertices,
+ *   inside faces), sampled with the box-local position as a left-handed cube
+ *   direction (+Y up; the faces of DDS, .env and `_px.._nz` files as they are
+ *   stored), drawn before the opaque pass. Kinds (orr_skybox_kind):
+ *   BACKGROUND = BackgroundMaterial (cube × primary colour → image processing
+ *   → ±0.5/255 noise; no cube: the solid primary colour), HDR = the cube
+ *   through image processing (an HDR panorama or a .env specular cube),
+ *   STANDARD = StandardMaterial skybox (the cube as stored, scene fog);
+ * - the ground: a flat quad of side ground_size in XZ at the root, normal +Y,
+ *   BackgroundMaterial with DIFFUSE + DIFFUSEHASALPHA + OPACITYFRESNEL +
+ *   PREMULTIPLYALPHA: colour = texture.rgb × primary colour → image processing,
+ *   alpha = opacity (0.9) × texture.a × fade², fade = clamp(dot(N, normalize(eye
+ *   − centre)) / 0.1, 0, 1), rgb × alpha, noise; blended ONE, ONE − src.a; drawn
+ *   after the opaque pass and before Orrery's transparent pass (Babylon sorts
+ *   it with the other transparent meshes by distance; a ground under the
+ *   scene is almost always the farthest, so it goes first). No texture: a 1×1
+ *   white one.
+ * - image processing (Babylon.js imageProcessingFunctions, default off-post-
+ *   process path): rgb × exposure; tone mapping STANDARD 1 − 2^(−1.590579·c)
+ *   or ACES (Babylon's fitted RRT+ODT); pow(c, 1/2.2); clamp; contrast
+ *   (smoothstep mix above 1, towards 0.5 below 1). Defaults as
+ *   createDefaultEnvironment: exposure 0.8, contrast 1.2, STANDARD.
+ *
+ * Sizes (Babylon.js EnvironmentHelper._getSceneSize with sizeAuto): ground 15
+ * and skybox 20 by default; an active arc-rotate camera with an upper radius
+ * limit makes both 2 × that limit; a scene diagonal larger than the ground
+ * makes both 2 × the diagonal; then ground × 1.1, skybox × 1.5; the root is
+ * the centre of the scene's box with y = min.y − 1e-5. The box is the union of
+ * the world boxes of the visible meshes (thin instances included when their
+ * world bounds are enabled, orrery/instances.h). An empty scene keeps the
+ * defaults and the given root.
+ *
+ * Far from the origin (Orrery is right where Babylon.js is not): under
+ * floating origin the skybox is centred on the eye (eye-relative translation
+ * zero: never left behind, never jittering) and the ground's fresnel centre is
+ * the root minus the eye, computed in float64 from integer cells, so the
+ * ground does not fade away as Babylon.js's does (its sceneCenter stays at the
+ * world origin; babylon_ground_center reproduces that for comparisons).
+ * skybox_infinite puts the skybox at infinite distance (depth 0 in reverse-Z,
+ * no depth write): the camera's far plane never clips it.
+ *
+ * Threading: as the rest of the engine, one thread per engine.
+ */
+#ifndef ORRERY_ENVIRONMENT_H
+#define ORRERY_ENVIRONMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "orrery/core.h"
+#include "orrery/engine.h"
+#include "orrery/image.h"
+#include "orrery/material.h"
+#include "orrery/math.h"
+#include "orrery/scene.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- textures from decoded images ---------------------------------------------------- */
+
+typedef struct orr_image_texture_desc {
+    /* RGBA8 images: sample the stored bytes (UNORM) even when the image is
+     * marked sRGB. Babylon.js reads PNG/JPEG colour as stored (gammaSpace
+     * textures are not decoded by the sampler), so Babylon-style skyboxes and
+     * grounds want raw = true. Default: the image's srgb flag picks
+     * R8G8B8A8_SRGB or _UNORM. */
+    bool raw;
+    bool no_mips;       /* keep only the file's levels (default: a full chain, GPU blits when the file has one) */
+    bool nearest;       /* nearest filtering (default trilinear) */
+    bool repeat;        /* repeat addressing (default clamp to edge for cubes, repeat for 2D) */
+    bool no_invert_y;   /* 2D: upload rows top first (default bottom first, Babylon.js invertY; docs/decisions.md 5) */
+    bool has_alpha;     /* 2D: Babylon.js hasAlpha for the standard material */
+    bool no_anisotropy; /* default: 4× anisotropic filtering (Babylon.js anisotropicFilteringLevel) where supported */
+    const char *label;
+} orr_image_texture_desc;
+
+/* A GPU texture from a decoded image (orrery/image.h): 2D (faces = 1) or cube
+ * (faces = 6), RGBA8 (UNORM/sRGB), RGBA16F or RGBA32F, every mip level of the
+ * image; a one-level image gets a full chain generated on the GPU (blits;
+ * nearest blits for formats without linear filtering). Cube faces are used as
+ * stored (Vulkan layer order +X −X +Y −Y +Z −Z, first row at t = 0). The image
+ * is only read during the call. The texture lives in the engine's texture
+ * pool (orr_texture_destroy). A cube texture cannot be a standard material's
+ * diffuse texture. */
+orr_result orr_texture_create_from_image(orr_engine *engine, const orr_image_data *image,
+                                         const orr_image_texture_desc *desc, orr_texture *out);
+/* Any file orr_image_load_file reads (PNG, JPEG, DDS 2D/cube, .env specular
+ * cube with its mips, .hdr). A Radiance .hdr becomes a cube map through
+ * orr_cube_texture_from_equirect with faces of height / 2 texels. */
+orr_result orr_texture_load_image_file(orr_engine *engine, const char *path, const orr_image_texture_desc *desc,
+                                       orr_texture *out);
+/* Six images `<prefix>_px<ext>` ... `_nz<ext>` (ext with its dot) into one
+ * cube, mips generated on the GPU. */
+orr_result orr_cube_texture_load_faces(orr_engine *engine, const char *prefix, const char *ext,
+                                       const orr_image_texture_desc *desc, orr_texture *out);
+/* An equirectangular panorama (one face, RGBA16F or RGBA32F; row 0 is the
+ * zenith) resampled into an RGBA16F cube of face_size texels (0: height / 2)
+ * by a compute shader, with a full mip chain. Direction d (left-handed, +Y
+ * up) reads the panorama at u = atan2(d.z, d.x) / 2π + 0.5, v = acos(d.y) / π,
+ * the mapping of Babylon.js's PanoramaToCubeMapTools (HDRCubeTexture). */
+orr_result orr_cube_texture_from_equirect(orr_engine *engine, const orr_image_data *equirect, uint32_t face_size,
+                                          const orr_image_texture_desc *desc, orr_texture *out);
+
+typedef struct orr_texture_info {
+    uint32_t width, height, mips;
+    bool cube;
+    orr_pixel_format format;
+    bool srgb; /* sampled with sRGB decode */
+} orr_texture_info;
+/* Zeroed for a null or stale texture (reported as misuse). */
+orr_texture_info orr_texture_get_info(orr_engine *engine, orr_texture texture);
+/* Reads one texel of (face, mip) back from the GPU as float RGBA (RGBA8 as
+ * byte / 255, no sRGB decode). Waits for the device. For tests and tools. */
+orr_result orr_texture_read_texel(orr_engine *engine, orr_texture texture, uint32_t face, uint32_t mip, uint32_t x,
+                                  uint32_t y, float rgba[4]);
+
+/* ---- image processing ------------------------------------------------------------------ */
+
+typedef enum orr_tone_mapping {
+    ORR_TONE_MAPPING_NONE = 0,
+    ORR_TONE_MAPPING_STANDARD = 1, /* 1 − exp2(−1.590579 · c) */
+    ORR_TONE_MAPPING_ACES = 2,     /* Babylon.js ACESFitted */
+} orr_tone_mapping;
+
+typedef struct orr_image_processing {
+    double exposure;               /* default 1 unless exposure_set */
+    double contrast;               /* default 1 unless contrast_set */
+    bool exposure_set, contrast_set;
+    orr_tone_mapping tone_mapping;
+} orr_image_processing;
+
+/* The GPU formula on the CPU, in float64 (for tests): linear colour in,
+ * display colour in [0, 1] out. */
+orr_color3 orr_image_processing_apply(const orr_image_processing *ip, orr_color3 linear);
+
+/* ---- the environment ------------------------------------------------------------------- */
+
+typedef struct orr_environment orr_environment;
+
+typedef enum orr_skybox_kind {
+    ORR_SKYBOX_BACKGROUND = 0, /* BackgroundMaterial: cube (or white) × primary colour, image processing, noise */
+    ORR_SKYBOX_HDR = 1,        /* cube through image processing, no tint (HDR panorama, .env specular cube) */
+    ORR_SKYBOX_STANDARD = 2,   /* StandardMaterial skybox: the cube as stored, scene fog, no image processing */
+} orr_skybox_kind;
+
+typedef struct orr_environment_desc {
+    bool skip_skybox, skip_ground;
+    double ground_size, skybox_size; /* before auto sizing; 0: 15 and 20 */
+    bool no_size_auto;               /* Babylon sizeAuto = false: sizes and root as given */
+    orr_dvec3 root_position;         /* used when no_size_auto or for an empty scene */
+    double ground_y_bias;            /* default 1e-5 unless ground_y_bias_set */
+    bool ground_y_bias_set;
+    orr_texture ground_texture;      /* 2D, alpha used; 0: 1×1 white */
+    orr_texture skybox_texture;      /* cube; 0: solid colour (BACKGROUND kind) */
+    orr_skybox_kind skybox_kind;
+    /* Primary colours; default (0.2, 0.2, 0.3) to linear (pow 2.2) × 3, as
+     * createDefaultEnvironment; the HDR and STANDARD kinds ignore skybox_color. */
+    orr_color3 ground_color, skybox_color;
+    bool ground_color_set, skybox_color_set;
+    double ground_opacity;           /* default 0.9 unless ground_opacity_set */
+    bool ground_opacity_set;
+    bool no_noise;                   /* Babylon enableNoise = false */
+    orr_image_processing image_processing; /* default exposure 0.8, contrast 1.2, STANDARD */
+    bool image_processing_set;
+    bool skybox_infinite;            /* infinite distance: ignores the far plane */
+    /* Emulates Babylon.js: the ground's fresnel centre is the world origin
+     * (BackgroundMaterial.sceneCenter never set), so the ground fades out far
+     * from the origin. For comparisons and tests only. */
+    bool babylon_ground_center;
+    bool owns_textures;              /* destroy ground/skybox textures with the environment */
+    const char *label;
+} orr_environment_desc;
+
+typedef struct orr_environment_sizes {
+    double ground_size, skybox_size; /* full side lengths */
+    orr_dvec3 root_position;
+} orr_environment_sizes;
+
+/* The sizes orr_environment_create would use now (CPU only, no GPU). */
+orr_environment_sizes orr_environment_compute_sizes(orr_scene *scene, const orr_environment_desc *desc);
+/* Sets up the skybox and ground on `scene` (one render plugin). Textures are
+ * referenced, not copied: keep them alive (or set owns_textures). Sizes are
+ * computed once, here (Babylon.js computes them at creation too). */
+orr_result orr_environment_create(orr_scene *scene, const orr_environment_desc *desc, orr_environment **out);
+/* Removes it from its scene. NULL is ignored. Destroying the scene destroys
+ * its environment (the pointer is then dangling). */
+void orr_environment_destroy(orr_environment *env);
+orr_environment_sizes orr_environment_get_sizes(const orr_environment *env);
+/* Moves the root (e.g. after the scene changed); float64 world position. */
+void orr_environment_set_root(orr_environment *env, orr_dvec3 root_position);
+
+/* The showcase environment: the createDefaultEnvironment look with the
+ * shared Babylon.js files under `assets_dir` (bjs/backgroundGround.png,
+ * dds/backgroundSkybox.dds); the environment owns the textures. */
+orr_result orr_environment_create_default(orr_scene *scene, const char *assets_dir, orr_environment **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
