@@ -9,23 +9,31 @@
  * window after N frames (tests). ORR_VALIDATION_FATAL=1 makes the exit status
  * non-zero (3) when the validation layer reported anything.
  *
- * The showcase holds what Orrery can do so far: Babylon.js standard
- * materials under hemispheric, directional, point and spot lights, a box
- * grid, primitives from every builder, a transparent mesh, fog.
+ * The showcase holds what Orrery can do so far, 8 000 km from the origin with
+ * floating origin on: Babylon.js standard materials under hemispheric,
+ * directional, point and spot lights, a box grid, primitives from every
+ * builder, a transparent mesh, fog, and a field of 40 000 thin instances with
+ * GPU culling and a low-detail LOD partner beyond 90 m.
  */
+#include <orrery/large_world.h>
 #include <orrery/orrery.h>
 #include <orrery/window.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+/* Where the showcase stands: far enough that float32 alone would shred it. */
+static const orr_dvec3 ORIGIN = {5.2e6, 0, -6.1e6};
+static orr_dvec3 at(double x, double y, double z) { return (orr_dvec3){ORIGIN.x + x, ORIGIN.y + y, ORIGIN.z + z}; }
+
 static orr_mesh add(orr_scene *s, orr_result (*build)(const void *, const orr_allocator *, orr_geometry *),
                     const void *desc, orr_dvec3 pos, orr_material m, const char *label) {
     orr_geometry g;
     if (build(desc, NULL, &g) != ORR_OK) return (orr_mesh){0};
-    orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = pos, .label = label});
+    orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = at(pos.x, pos.y, pos.z), .label = label});
     orr_geometry_free(&g);
     return mesh;
 }
@@ -36,16 +44,48 @@ static orr_material std_mat(orr_scene *s, orr_color3 diffuse, orr_color3 specula
         .diffuse = diffuse, .specular = specular, .specular_set = true, .label = label});
 }
 
+/* 200 × 200 thin instances around the plaza, culled on the GPU; beyond 90 m
+ * (dithered over 20 m) a coarse sphere stands in for the box. */
+static void add_instance_field(orr_scene *s) {
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.specular = {0.2, 0.2, 0.2},
+                                                                                  .specular_set = true, .label = "field"});
+    orr_mesh box = add(s, BUILD(orr_geometry_build_box), &(orr_box_desc){.size = 0.8}, (orr_dvec3){0, 0.4, 0}, m, "field box");
+    orr_mesh far = add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.segments = 3, .diameter = 0.9},
+                       (orr_dvec3){0, 0.4, 0}, m, "field lod");
+    const int n = 200;
+    float *mats = malloc(sizeof(float) * 16 * n * n), *cols = malloc(sizeof(float) * 4 * n * n);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double x = (i - n / 2) * 2.0, z = (j - n / 2) * 2.0;
+            if (x > -24 && x < 24 && z > -24 && z < 24) continue; /* keep the plaza free */
+            double h = 0.5 + 0.5 * sin(i * 0.21) * cos(j * 0.17);
+            orr_mat4f t = orr_dmat4_to_f32(orr_dmat4_compose((orr_dvec3){1, 0.5 + 2.5 * h, 1}, orr_dquat_identity(),
+                                                            (orr_dvec3){x, (0.5 + 2.5 * h) * 0.4 - 0.4, z}));
+            memcpy(mats + 16 * k, t.m, sizeof t.m);
+            float c[4] = {(float)(0.3 + 0.6 * i / n), (float)(0.35 + 0.5 * h), (float)(0.9 - 0.6 * j / n), 1};
+            memcpy(cols + 4 * k, c, sizeof c);
+            k++;
+        }
+    orr_instances_set(s, box, mats, (uint32_t)k);
+    orr_instances_set_colors(s, box, cols, (uint32_t)k);
+    orr_instances_add(s, far, orr_dmat4_to_f32(orr_dmat4_identity()), NULL); /* thin state for pairing */
+    orr_instances_enable_gpu_culling(s, box, true);
+    orr_instances_set_lod_partner(s, box, far, &(orr_instances_lod_desc){.distance = 90, .band = 20});
+    free(mats);
+    free(cols);
+}
+
 static orr_camera build_showcase(orr_scene *s) {
     orr_camera camera = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = 0.785398, .beta = 1.0, .radius = 30, .target = {0, 1, 0}, .near = 0.5, .far = 500, .label = "camera"});
+        .alpha = 0.785398, .beta = 1.05, .radius = 34, .target = at(0, 1, 0), .near = 0.5, .far = 1000, .label = "camera"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4,
                                           .ground_color = {0.05, 0.05, 0.1}, .label = "sky"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2},
                                           .specular = {0.3, 0.3, 0.3}, .label = "sun"});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {-8, 3, -8}, .diffuse = {1, 0.6, 0.2},
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = at(-8, 3, -8), .diffuse = {1, 0.6, 0.2},
                                           .range = 14, .label = "lamp"});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = {8, 6, 8}, .direction = {0, -1, 0},
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = at(8, 6, 8), .direction = {0, -1, 0},
                                           .angle = 1.2, .exponent = 4, .diffuse = {0.3, 0.5, 1}, .label = "spot"});
     add(s, BUILD(orr_geometry_build_ground), &(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 8},
         (orr_dvec3){0, 0, 0}, std_mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0.2, 0.2, 0.2}, "ground"), "ground");
@@ -67,7 +107,8 @@ static orr_camera build_showcase(orr_scene *s) {
         .diffuse = {0.6, 0.8, 1.0}, .alpha = 0.45, .alpha_set = true, .label = "glass"});
     add(s, BUILD(orr_geometry_build_cylinder), &(orr_cylinder_desc){.height = 5, .diameter = 2.5, .tessellation = 48},
         (orr_dvec3){10, 2.5, -10}, glass, "glass cylinder");
-    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.012, .color = {0.05, 0.05, 0.08}});
+    add_instance_field(s);
+    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.006, .color = {0.05, 0.05, 0.08}});
     return camera;
 }
 
@@ -119,6 +160,7 @@ int main(int argc, char **argv) {
     const char *out = "out/showcase.png";
     unsigned validation_messages = 0;
     orr_engine_desc desc = {.width = 1280, .height = 720, .msaa = 4, .label = "demo",
+                            .floating_origin = &orr_floating_origin,
                             .on_validation_message = count_validation, .validation_user = &validation_messages};
     bool window = false;
     long frames = 0;
