@@ -10,6 +10,17 @@
 
 #define ORRI_LARGE_WORLD_MAGIC 0x4c574f52u /* "LWOR" */
 
+/* Where features that do not exist yet must plug in (seeds/000 "Wired
+ * features"): every one reads the eye from orri_view (eye_w, fo) and makes
+ * its uploads eye-relative through this table, keyed on the camera version:
+ * - shadows: the light view/projection must be built eye-relative (light
+ *   position through relative_point, caster worlds through pack_mesh_world),
+ *   so the caster pass and the receiver shader share the frame;
+ * - sprites / billboards: anchor positions through relative_point;
+ * - backgrounds (src/background): skybox centred on the eye, ground fresnel
+ *   centre through relative_point (done there);
+ * - physics regions: the rebasing world (orrery/rebase.h) is the CPU side. */
+
 struct orr_large_world_module {
     uint32_t magic;
     /* Upload site 2: mesh world with the eye subtracted (cells as integers,

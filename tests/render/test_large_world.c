@@ -274,6 +274,50 @@ TEST(view_space_within_a_micrometre_at_1e15) {
     orr_scene_destroy(s);
 }
 
+
+TEST(impossible_combination_fails_at_creation) {
+    orr_engine *e = NULL;
+    orr_result r = orr_engine_create(&(orr_engine_desc){.floating_origin = &orr_floating_origin,
+                                                        .matrix_precision = ORR_MATRIX_FLOAT32}, &e);
+    CHECK(r == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(e == NULL);
+    CHECK(strstr(orr_engine_last_error(NULL), "float64") != NULL);
+}
+
+/* Point and spot light positions are eye-relative too: scene lite15 (two
+ * spots on a ground) at the origin and at 10^7 m gives the same image with
+ * floating origin; without it the far copy is visibly wrong (control). */
+static void spots_scene(orr_engine *e, double o, orr_image8 *out) {
+    orr_scene *s = new_scene(e);
+    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 4, .radius = 5,
+                                                          .target = {o, 0, o}, .near = 1, .far = 10000});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = {o - 1, 1, o - 1}, .direction = {0, -1, 0},
+                                          .angle = PI / 2, .exponent = 10, .diffuse = {1, 0, 0}, .specular = {0, 1, 0},
+                                          .diffuse_set = true, .specular_set = true});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {o + 1, 0.5, o + 1}, .range = 3,
+                                          .diffuse = {0, 1, 0}, .diffuse_set = true});
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 4, .height = 4, .subdivisions = 4}, NULL, &g);
+    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {o, 0, o}});
+    orr_geometry_free(&g);
+    CHECK(orr_test_render(e, s, 2, out));
+    orr_scene_destroy(s);
+}
+
+TEST(point_and_spot_lights_far_from_origin) {
+    orr_image8 a, b, c;
+    spots_scene(fo_engine, 0, &a);
+    spots_scene(fo_engine, 1e7, &b);
+    spots_scene(plain_engine, 1e7, &c);
+    orr_diff fo = orr_test_compare(&a, &b), off = orr_test_compare(&a, &c);
+    printf("point + spot lights: origin vs 1e7 with floating origin MAD %.4f; without (control) %.4f\n", fo.mad, off.mad);
+    CHECK(fo.mad <= 0.05);
+    CHECK(off.mad >= 1.0);
+    orr_test_image_free(&a);
+    orr_test_image_free(&b);
+    orr_test_image_free(&c);
+}
+
 /* ---- images ------------------------------------------------------------------------------ */
 
 static void render_grid(orr_engine *e, double offset, orr_cell3 cell, orr_image8 *out) {
