@@ -294,6 +294,7 @@ orr_result orri_gpu_init(orri_gpu *gpu, orri_ctx *ctx, const orri_gpu_desc *desc
     gpu->on_validation = desc->on_validation;
     gpu->validation_user = desc->validation_user;
     gpu->frame_count = desc->frames_in_flight ? desc->frames_in_flight : 2;
+    gpu->inject_oom_after = -1;
     if (gpu->frame_count > ORRI_MAX_FRAMES) gpu->frame_count = ORRI_MAX_FRAMES;
     orr_result r = create_instance(gpu, desc);
     if (r == ORR_OK) r = pick_device(gpu, desc->device_name ? desc->device_name : getenv("ORR_DEVICE"));

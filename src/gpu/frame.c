@@ -81,7 +81,8 @@ orr_result orri_frame_submit(orri_gpu *gpu) {
         .pCommandBufferInfos = &(VkCommandBufferSubmitInfo){
             .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = f->cmd},
     };
-    r = orri_vk_check(gpu, vkQueueSubmit2(gpu->queue, 1, &si, f->fence), "vkQueueSubmit2");
+    r = gpu->inject_device_lost ? orri_vk_check(gpu, VK_ERROR_DEVICE_LOST, "vkQueueSubmit2 (injected)")
+                                : orri_vk_check(gpu, vkQueueSubmit2(gpu->queue, 1, &si, f->fence), "vkQueueSubmit2");
     if (r != ORR_OK) return r;
     f->submitted = true;
     gpu->frame_number++;

@@ -100,6 +100,10 @@ typedef struct orri_gpu {
     VkQueue queue;
     VkPipelineCache pipeline_cache;
     bool device_lost;
+    /* Fault injection for tests (never set by the library itself): the next
+     * submit reports device loss; device allocations fail after `n` more. */
+    bool inject_device_lost;
+    int64_t inject_oom_after; /* < 0: off */
 
     orri_mem_block **blocks;
     uint32_t block_count, block_cap;

@@ -92,6 +92,8 @@ static orr_result new_block(orri_gpu *gpu, uint32_t type, VkDeviceSize size, boo
 
 orr_result orri_mem_alloc(orri_gpu *gpu, VkMemoryRequirements req, VkMemoryPropertyFlags want,
                           VkMemoryPropertyFlags prefer, orri_mem *out) {
+    if (gpu->inject_oom_after == 0) return orri_vk_check(gpu, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory (injected)");
+    if (gpu->inject_oom_after > 0) gpu->inject_oom_after--;
     int type = find_type(gpu, req.memoryTypeBits, want | prefer);
     if (type < 0) type = find_type(gpu, req.memoryTypeBits, want);
     if (type < 0) return orri_fail(gpu->ctx, ORR_ERROR_UNSUPPORTED, "no memory type with flags 0x%x", want);

@@ -219,6 +219,7 @@ orr_result orr_engine_read_pixels(orr_engine *e, uint8_t *rgba, uint64_t size) {
     if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
     uint64_t need = (uint64_t)e->width * e->height * 4;
     if (size < need) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: need %llu bytes", (unsigned long long)need);
+    if (e->gpu.device_lost) return orri_fail(&e->base.ctx, ORR_ERROR_DEVICE_LOST, "read_pixels: the device was lost");
     if (!e->frame_valid) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: nothing rendered yet");
     orr_result r = orri_gpu_wait_idle(&e->gpu);
     if (r != ORR_OK) return r;
