@@ -14,7 +14,8 @@ layout(location = 0) out vec4 out_color;
 
 void main() {
     uint flags = bg.flags.x;
-    vec3 c = (flags & ORRI_BG_LOD0) != 0u ? textureLod(sky, v_dir, 0.0).rgb : texture(sky, v_dir).rgb;
+    vec3 dir = (flags & ORRI_BG_OPPOSITE_Z) != 0u ? vec3(v_dir.xy, -v_dir.z) : v_dir;
+    vec3 c = (flags & ORRI_BG_LOD0) != 0u ? textureLod(sky, dir, 0.0).rgb : texture(sky, dir).rgb;
     vec4 color = vec4(max(c, 0.0) * bg.primary.rgb, bg.primary.a);
     if ((flags & ORRI_BG_FOG) != 0u && bg.fog_info.x > 0.5)
         color.rgb = mix(bg.fog_color.rgb, color.rgb, bg_fog_factor(length(v_view)));

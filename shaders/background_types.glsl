@@ -11,6 +11,7 @@
 #define ORRI_BG_FOG 8u              /* scene fog (StandardMaterial skybox) */
 #define ORRI_BG_FRESNEL 16u         /* ground opacity fresnel */
 #define ORRI_BG_LOD0 32u            /* sample the cube at level 0 (PBR skybox) */
+#define ORRI_BG_OPPOSITE_Z 64u      /* right-handed build: cube lookups with z negated (Babylon REFLECTIONMAP_OPPOSITEZ) */
 
 #define ORRI_BG_FIELDS                                                                      \
     ORR_MAT4 view_proj;  /* upload frame → clip */                                        \

@@ -208,8 +208,11 @@ void orr_environment_set_root(orr_environment *env, orr_dvec3 root_position);
 
 /* The showcase environment: the createDefaultEnvironment look with the
  * shared Babylon.js files under `assets_dir` (bjs/backgroundGround.png,
- * dds/backgroundSkybox.dds); the environment owns the textures. */
-orr_result orr_environment_create_default(orr_scene *scene, const char *assets_dir, orr_environment **out);
+ * dds/backgroundSkybox.dds); the environment owns the textures. `desc` (may
+ * be NULL) gives the other options (e.g. .skybox_infinite); its textures are
+ * replaced by the two files. */
+orr_result orr_environment_create_default(orr_scene *scene, const char *assets_dir, const orr_environment_desc *desc,
+                                          orr_environment **out);
 
 #ifdef __cplusplus
 }

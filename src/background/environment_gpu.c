@@ -1,0 +1,277 @@
+/* environment_gpu.c — the environment's pipelines, per-slot uniform blocks and
+ * draws (shaders/background_sky.*, background_ground.*).
+ *
+ * Draws have no vertex buffers: the box and the quad come from gl_VertexIndex.
+ * Set 0: binding 0 the background block (dynamic offset: sky at 0, ground at
+ * ORRI_BG_STRIDE), 1 the skybox cube, 2 the ground texture. Blocks are written
+ * in `update` when the camera, the scene settings (fog) or the environment
+ * changed; the secondaries are recorded only when the scene's epoch moves.
+ *
+ * Floating origin (beyond Babylon.js): the skybox's translation is zero (it
+ * is centred on the eye), the ground's is root − eye and its fresnel centre is
+ * root − eye, both in float64 from cells (orr_wpos_sub), so nothing depends on
+ * the magnitude of the world position.
+ */
+#include <string.h>
+
+#include "background/background_int.h"
+#include "orrery/handedness.h"
+
+extern const uint32_t orri_spv_background_sky_vert[], orri_spv_background_sky_frag[];
+extern const uint32_t orri_spv_background_ground_vert[], orri_spv_background_ground_frag[];
+extern const size_t orri_spv_background_sky_vert_size, orri_spv_background_sky_frag_size;
+extern const size_t orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size;
+
+static orr_result module(orri_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out) {
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    return orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &ci, NULL, out), "background shader module");
+}
+
+typedef struct bg_pipeline_desc {
+    const uint32_t *vert, *frag;
+    size_t vert_size, frag_size;
+    bool depth_write, blend;
+    const char *label;
+} bg_pipeline_desc;
+
+static orr_result pipeline(orr_environment *env, const bg_pipeline_desc *p, VkPipeline *out) {
+    orr_engine *e = env->engine;
+    VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+    orr_result r = module(&e->gpu, p->vert, p->vert_size, &vs);
+    if (r == ORR_OK) r = module(&e->gpu, p->frag, p->frag_size, &fs);
+    /* Premultiplied: Babylon ALPHA_PREMULTIPLIED_PORTERDUFF (ONE, ONE − src.a for colour and alpha). */
+    VkPipelineColorBlendAttachmentState blend = {
+        .blendEnable = p->blend,
+        .srcColorBlendFactor = VK_BLEND_FACTOR_ONE, .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .colorBlendOp = VK_BLEND_OP_ADD,
+        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE, .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .alphaBlendOp = VK_BLEND_OP_ADD, .colorWriteMask = 0xf,
+    };
+    VkPipelineShaderStageCreateInfo stages[] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
+    };
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkFormat color = ORRI_COLOR_FORMAT;
+    VkGraphicsPipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &(VkPipelineRenderingCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                                  .colorAttachmentCount = 1, .pColorAttachmentFormats = &color,
+                                                  .depthAttachmentFormat = ORRI_DEPTH_FORMAT},
+        .stageCount = 2, .pStages = stages,
+        .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO},
+        .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .pViewportState = &(VkPipelineViewportStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
+        /* Both seen from one side only (inside of the box; the ground's
+         * underside has fade 0): no culling, no winding dependence. */
+        .pRasterizationState = &(VkPipelineRasterizationStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
+            .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f},
+        .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+            .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
+        .pDepthStencilState = &(VkPipelineDepthStencilStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO, .depthTestEnable = VK_TRUE,
+            .depthWriteEnable = p->depth_write, .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
+        .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
+        .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn},
+        .layout = env->layout,
+    };
+    if (r == ORR_OK)
+        r = orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
+                          "background pipeline");
+    if (r == ORR_OK) {
+        orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s: %s", env->desc.label, p->label);
+        e->pipeline_count++;
+    }
+    if (vs) vkDestroyShaderModule(e->gpu.device, vs, NULL);
+    if (fs) vkDestroyShaderModule(e->gpu.device, fs, NULL);
+    return r;
+}
+
+static orr_result layouts(orr_environment *env) {
+    orri_gpu *gpu = &env->engine->gpu;
+    const VkShaderStageFlags vf = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+    VkDescriptorSetLayoutBinding b[] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL},
+        {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+    };
+    VkDescriptorSetLayoutCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                           .bindingCount = 3, .pBindings = b};
+    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &env->set_layout), "background set layout");
+    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+                                     .pSetLayouts = &env->set_layout};
+    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &env->layout), "background layout");
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, ORRI_MAX_FRAMES},
+                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * ORRI_MAX_FRAMES}};
+    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = ORRI_MAX_FRAMES,
+                                      .poolSizeCount = 2, .pPoolSizes = sizes};
+    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreateDescriptorPool(gpu->device, &dpi, NULL, &env->pool), "background pool");
+    return r;
+}
+
+/* A 1×1 white cube: the solid-colour skybox samples it (colour = primary). */
+static orr_result white_cube(orr_environment *env) {
+    static const uint8_t white[6 * 4] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+                                         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    orr_image_data img = {.format = ORR_PIXEL_RGBA8, .width = 1, .height = 1, .faces = 6, .mips = 1, .is_cube = true,
+                          .size = sizeof white, .pixels = (uint8_t *)white};
+    for (uint32_t f = 0; f < 6; f++) img.level_offset[f][0] = 4 * f;
+    img.level_size[0] = 4;
+    return orr_texture_create_from_image(env->engine, &img, &(orr_image_texture_desc){.label = "white cube"}, &env->white_cube);
+}
+
+static orr_result sets(orr_environment *env) {
+    orr_engine *e = env->engine;
+    orri_texture *sky = orri_texture_get(e, env->desc.skybox_texture.id ? env->desc.skybox_texture : env->white_cube);
+    orri_texture *ground = orri_texture_get(e, env->desc.ground_texture.id ? env->desc.ground_texture : e->white);
+    for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
+        orr_result r = orri_buffer_create(&e->gpu, 2 * ORRI_BG_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, ORRI_MEM_HOST,
+                                          "background uniforms", &env->ubo[i]);
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = env->pool,
+                                          .descriptorSetCount = 1, .pSetLayouts = &env->set_layout};
+        if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &env->sets[i]), "background set");
+        if (r != ORR_OK) return r;
+        VkWriteDescriptorSet w[] = {
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = env->sets[i], .dstBinding = 0, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+             .pBufferInfo = &(VkDescriptorBufferInfo){env->ubo[i].buffer, 0, sizeof(orri_gpu_background)}},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = env->sets[i], .dstBinding = 1, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             .pImageInfo = &(VkDescriptorImageInfo){sky->sampler, sky->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = env->sets[i], .dstBinding = 2, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             .pImageInfo = &(VkDescriptorImageInfo){ground->sampler, ground->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+        };
+        vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    }
+    return ORR_OK;
+}
+
+orr_result orri_environment_gpu_init(orr_environment *env) {
+    orr_result r = layouts(env);
+    if (r == ORR_OK && !env->desc.skybox_texture.id) r = white_cube(env);
+    if (r == ORR_OK) r = sets(env);
+    if (r == ORR_OK && !env->desc.skip_skybox)
+        r = pipeline(env, &(bg_pipeline_desc){orri_spv_background_sky_vert, orri_spv_background_sky_frag,
+                                              orri_spv_background_sky_vert_size, orri_spv_background_sky_frag_size,
+                                              !env->desc.skybox_infinite, false, "skybox"}, &env->sky_pipeline);
+    if (r == ORR_OK && !env->desc.skip_ground)
+        r = pipeline(env, &(bg_pipeline_desc){orri_spv_background_ground_vert, orri_spv_background_ground_frag,
+                                              orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size,
+                                              true, true, "ground"}, &env->ground_pipeline);
+    return r;
+}
+
+void orri_environment_gpu_release(orr_environment *env) {
+    orr_engine *e = env->engine;
+    VkDevice d = e->gpu.device;
+    vkDeviceWaitIdle(d);
+    if (env->sky_pipeline) vkDestroyPipeline(d, env->sky_pipeline, NULL), e->pipeline_count--;
+    if (env->ground_pipeline) vkDestroyPipeline(d, env->ground_pipeline, NULL), e->pipeline_count--;
+    for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++) orri_buffer_destroy_now(&e->gpu, &env->ubo[i]);
+    if (env->pool) vkDestroyDescriptorPool(d, env->pool, NULL);
+    if (env->layout) vkDestroyPipelineLayout(d, env->layout, NULL);
+    if (env->set_layout) vkDestroyDescriptorSetLayout(d, env->set_layout, NULL);
+    if (orri_texture_get(e, env->white_cube)) orr_texture_destroy(e, env->white_cube);
+    env->white_cube = (orr_texture){0};
+}
+
+/* ---- per frame ------------------------------------------------------------------------ */
+
+static orr_vec4f vec4f(orr_dvec3 v, double w) { return orr_dvec4_to_f32((orr_dvec4){v.x, v.y, v.z, w}); }
+
+/* A world position in the frame of the uploads: eye-relative (cells first)
+ * under floating origin, absolute otherwise. */
+static orr_dvec3 in_upload_frame(const orri_view *v, orr_wpos p) {
+    return v->fo ? orr_wpos_sub(p, v->eye_w) : orr_wpos_to_dvec3(p);
+}
+
+static void common_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
+    const orr_image_processing *ip = &env->desc.image_processing;
+    b->view_proj = orr_dmat4_to_f32(v->view_proj);
+    b->view = orr_dmat4_to_f32(v->view);
+    b->ip = orr_dvec4_to_f32((orr_dvec4){ip->exposure, ip->contrast, (double)ip->tone_mapping, env->desc.no_noise ? 0 : 0.5});
+    b->eye = vec4f(v->eye, 1);
+    b->fog_color = vec4f((orr_dvec3){s->fog.color.r, s->fog.color.g, s->fog.color.b}, 1);
+    b->fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density});
+}
+
+static void sky_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
+    common_block(env, s, v, b);
+    /* Under floating origin the skybox follows the eye (translation 0). */
+    orr_dvec3 t = v->fo ? (orr_dvec3){0, 0, 0} : in_upload_frame(v, env->root);
+    double h = env->sizes.skybox_size * 0.5;
+    b->world = orr_dmat4_to_f32(orr_dmat4_mul(orr_dmat4_translation(t), orr_dmat4_scaling((orr_dvec3){h, h, h})));
+    uint32_t f = env->desc.skybox_infinite ? ORRI_BG_INFINITE : 0;
+    /* seeds/001: the right-handed engine renders the Z-mirrored world, so cube
+     * directions mirror too (Babylon.js REFLECTIONMAP_OPPOSITEZ). */
+    if (ORR_RIGHT_HANDED) f |= ORRI_BG_OPPOSITE_Z;
+    orr_color3 c = env->desc.skybox_color;
+    switch (env->desc.skybox_kind) {
+    case ORR_SKYBOX_BACKGROUND: f |= ORRI_BG_IMAGE_PROCESSING; break;
+    case ORR_SKYBOX_HDR: f |= ORRI_BG_IMAGE_PROCESSING | ORRI_BG_LOD0, c = (orr_color3){1, 1, 1}; break;
+    case ORR_SKYBOX_STANDARD: f |= ORRI_BG_FOG, c = (orr_color3){1, 1, 1}; break;
+    }
+    if (env->desc.skybox_kind != ORR_SKYBOX_BACKGROUND) b->ip.w = 0; /* noise is BackgroundMaterial's */
+    b->primary = vec4f((orr_dvec3){c.r, c.g, c.b}, 1);
+    b->flags = (orri_uvec4){f, 0, 0, 0};
+}
+
+static void ground_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
+    common_block(env, s, v, b);
+    orr_dvec3 t = in_upload_frame(v, env->root);
+    double g = env->sizes.ground_size;
+    b->world = orr_dmat4_to_f32(orr_dmat4_mul(orr_dmat4_translation(t), orr_dmat4_scaling((orr_dvec3){g, 1, g})));
+    /* Babylon.js leaves BackgroundMaterial.sceneCenter at the world origin. */
+    orr_dvec3 center = env->desc.babylon_ground_center ? in_upload_frame(v, (orr_wpos){{0, 0, 0}, {0, 0, 0}}) : t;
+    b->center = vec4f(center, 1);
+    orr_color3 c = env->desc.ground_color;
+    b->primary = vec4f((orr_dvec3){c.r, c.g, c.b}, env->desc.ground_opacity);
+    b->flags = (orri_uvec4){ORRI_BG_IMAGE_PROCESSING | ORRI_BG_PREMULTIPLY | ORRI_BG_FRESNEL, 0, 0, 0};
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0x100000001b3ull;
+}
+
+orr_result orri_environment_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot,
+                                   VkCommandBuffer primary, void *state, bool *rerecord) {
+    orr_environment *env = state;
+    (void)primary, (void)rerecord;
+    uint64_t key = mix64(mix64(mix64(v->camera_version, s->settings_version), env->version), (uint64_t)v->fo + 1);
+    key = mix64(key, ((uint64_t)e->width << 32) | e->height);
+    if (env->uploaded_key[slot] == key) return ORR_OK;
+    env->uploaded_key[slot] = key;
+    orri_gpu_background blocks[2];
+    memset(blocks, 0, sizeof blocks);
+    sky_block(env, s, v, &blocks[0]);
+    ground_block(env, s, v, &blocks[1]);
+    uint8_t *dst = env->ubo[slot].mapped;
+    memcpy(dst, &blocks[0], sizeof blocks[0]);
+    memcpy(dst + ORRI_BG_STRIDE, &blocks[1], sizeof blocks[1]);
+    e->gpu.bytes_uploaded += 2 * sizeof blocks[0];
+    return ORR_OK;
+}
+
+orr_result orri_environment_record(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, int stage,
+                                   VkCommandBuffer cmd, void *state) {
+    orr_environment *env = state;
+    (void)s, (void)v;
+    VkPipeline p = stage == ORRI_STAGE_BEFORE_OPAQUE ? env->sky_pipeline
+                   : stage == ORRI_STAGE_AFTER_OPAQUE ? env->ground_pipeline : VK_NULL_HANDLE;
+    if (!p) return ORR_OK;
+    uint32_t offset = stage == ORRI_STAGE_BEFORE_OPAQUE ? 0 : ORRI_BG_STRIDE;
+    orri_cmd_label_begin(&e->gpu, cmd, stage == ORRI_STAGE_BEFORE_OPAQUE ? "skybox" : "background ground");
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, p);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, env->layout, 0, 1, &env->sets[slot], 1, &offset);
+    vkCmdDraw(cmd, stage == ORRI_STAGE_BEFORE_OPAQUE ? 36 : 6, 1, 0, 0);
+    orri_cmd_label_end(&e->gpu, cmd);
+    return ORR_OK;
+}

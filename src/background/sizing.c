@@ -1,0 +1,80 @@
+/* sizing.c — default options and scene sizing of Babylon.js's
+ * EnvironmentHelper (_GetDefaultOptions, _getSceneSize with sizeAuto = true;
+ * seeds/004 "Scene Size Computation"). CPU only.
+ *
+ * The scene box is Babylon's scene.getWorldExtends over every mesh (visible
+ * or not, as Babylon): each mesh's world box, or, when its thin instances have
+ * world bounds enabled, the box of its instances (Babylon's bounding info
+ * after thinInstanceRefreshBoundingInfo). Boxes of meshes in integer cells
+ * are moved to absolute float64 metres first.
+ */
+#include <math.h>
+
+#include "background/background_int.h"
+#include "orrery/instances.h"
+#include "scene/thin_int.h"
+
+orr_environment_desc orri_environment_resolve(const orr_environment_desc *desc) {
+    orr_environment_desc d = desc ? *desc : (orr_environment_desc){0};
+    if (!(d.ground_size > 0)) d.ground_size = ORRI_BG_GROUND_SIZE;
+    if (!(d.skybox_size > 0)) d.skybox_size = ORRI_BG_SKYBOX_SIZE;
+    if (!d.ground_y_bias_set) d.ground_y_bias = ORRI_BG_Y_BIAS;
+    /* Color3(0.2, 0.2, 0.3).toLinearSpace().scale(3): pow 2.2 (Babylon's approximate conversion). */
+    orr_color3 def = {3 * pow(0.2, 2.2), 3 * pow(0.2, 2.2), 3 * pow(0.3, 2.2)};
+    if (!d.ground_color_set) d.ground_color = def;
+    if (!d.skybox_color_set) d.skybox_color = def;
+    if (!d.ground_opacity_set) d.ground_opacity = 0.9;
+    if (!d.image_processing_set)
+        d.image_processing = (orr_image_processing){.exposure = 0.8, .contrast = 1.2, .exposure_set = true,
+                                                    .contrast_set = true, .tone_mapping = ORR_TONE_MAPPING_STANDARD};
+    if (!d.image_processing.exposure_set) d.image_processing.exposure = 1;
+    if (!d.image_processing.contrast_set) d.image_processing.contrast = 1;
+    d.image_processing.exposure_set = d.image_processing.contrast_set = true;
+    if (!d.label) d.label = "environment";
+    return d;
+}
+
+static orr_dbox offset_box(orr_dbox b, orr_cell3 cell) {
+    orr_dvec3 o = orr_cell3_diff_metres(cell, (orr_cell3){0, 0, 0});
+    return (orr_dbox){orr_dvec3_add(b.min, o), orr_dvec3_add(b.max, o)};
+}
+
+/* Union of the world boxes of the scene's meshes; empty when there is none. */
+static orr_dbox scene_box(orr_scene *s) {
+    orr_dbox box = orr_dbox_empty();
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->kind != ORRI_NODE_MESH || n->u.mesh.geometry.vertex_count == 0) continue;
+        orr_mesh m = {orri_pool_id_at(&s->nodes, i)};
+        orri_thin_instances *t = orri_thin_of(n);
+        orr_dbox b = t && t->world_bounds ? orr_instances_query_world_box(s, m) : orr_mesh_get_world_box(s, m);
+        if (orr_dbox_is_empty(b)) continue;
+        box = orr_dbox_union(box, offset_box(b, orri_node_cell(s, n)));
+    }
+    return box;
+}
+
+orr_environment_sizes orri_environment_sizes(orr_scene *s, const orr_environment_desc *d) {
+    orr_environment_sizes z = {d->ground_size, d->skybox_size, d->root_position};
+    orr_dbox box = scene_box(s);
+    if (orr_dbox_is_empty(box) || d->no_size_auto) return z; /* Babylon: only the helper's root mesh */
+    orri_node *cam = s->active_camera ? orri_pool_get(&s->nodes, s->active_camera) : NULL;
+    if (cam && cam->kind == ORRI_NODE_CAMERA && cam->u.camera.kind == ORRI_CAMERA_ARC &&
+        cam->u.camera.limits.upper_radius_limit > 0)
+        z.ground_size = z.skybox_size = 2 * cam->u.camera.limits.upper_radius_limit;
+    orr_dvec3 ext = orr_dvec3_sub(box.max, box.min);
+    double diagonal = sqrt(ext.x * ext.x + ext.y * ext.y + ext.z * ext.z);
+    if (diagonal > z.ground_size) z.ground_size = z.skybox_size = 2 * diagonal;
+    z.ground_size *= 1.1;
+    z.skybox_size *= 1.5;
+    z.root_position = orr_dvec3_add(box.min, orr_dvec3_scale(ext, 0.5));
+    z.root_position.y = box.min.y - d->ground_y_bias;
+    return z;
+}
+
+orr_environment_sizes orr_environment_compute_sizes(orr_scene *s, const orr_environment_desc *desc) {
+    if (!s) return (orr_environment_sizes){0};
+    orr_environment_desc d = orri_environment_resolve(desc);
+    return orri_environment_sizes(s, &d);
+}
