@@ -15,6 +15,7 @@
  * builder, a transparent mesh, fog, and a field of 40 000 thin instances with
  * GPU culling and a low-detail LOD partner beyond 90 m.
  */
+#include <orrery/environment.h>
 #include <orrery/large_world.h>
 #include <orrery/orrery.h>
 #include <orrery/window.h>
@@ -78,7 +79,7 @@ static void add_instance_field(orr_scene *s) {
 
 static orr_camera build_showcase(orr_scene *s) {
     orr_camera camera = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = 0.785398, .beta = 1.05, .radius = 34, .target = at(0, 1, 0), .near = 0.5, .far = 1000, .label = "camera"});
+        .alpha = 0.785398, .beta = 1.28, .radius = 36, .target = at(0, 3, 0), .near = 0.5, .far = 1000, .label = "camera"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4,
                                           .ground_color = {0.05, 0.05, 0.1}, .label = "sky"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2},
@@ -108,8 +109,29 @@ static orr_camera build_showcase(orr_scene *s) {
     add(s, BUILD(orr_geometry_build_cylinder), &(orr_cylinder_desc){.height = 5, .diameter = 2.5, .tessellation = 48},
         (orr_dvec3){10, 2.5, -10}, glass, "glass cylinder");
     add_instance_field(s);
-    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.006, .color = {0.05, 0.05, 0.08}});
+    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.0025, .color = {0.62, 0.68, 0.78}});
     return camera;
+}
+
+/* Sky and ground: the Ryfjallet cube map as a skybox at infinite distance and
+ * Babylon.js's background ground, from the shared assets when they are there
+ * (ORR_ASSETS or ../shared/assets); otherwise Babylon.js's solid default. */
+static void add_environment(orr_engine *e, orr_scene *s) {
+    const char *assets = getenv("ORR_ASSETS") ? getenv("ORR_ASSETS") : "../shared/assets";
+    char prefix[1024], ground[1024];
+    snprintf(prefix, sizeof prefix, "%s/cube/ryfjallet", assets);
+    snprintf(ground, sizeof ground, "%s/bjs/backgroundGround.png", assets);
+    orr_texture sky = {0}, tex = {0};
+    if (orr_cube_texture_load_faces(e, prefix, ".png", NULL, &sky) != ORR_OK ||
+        orr_texture_load_image_file(e, ground, NULL, &tex) != ORR_OK)
+        fprintf(stderr, "orrery-demo: no sky images under %s (set ORR_ASSETS); using the plain default sky\n", assets);
+    orr_environment *env;
+    if (orr_environment_create(s, &(orr_environment_desc){.skybox_texture = sky, .ground_texture = tex,
+                                                          .skybox_kind = sky.id ? ORR_SKYBOX_STANDARD : ORR_SKYBOX_BACKGROUND,
+                                                          .skybox_infinite = true, .owns_textures = true,
+                                                          .label = "showcase environment"},
+                               &env) != ORR_OK)
+        fprintf(stderr, "orrery-demo: no environment: %s\n", orr_engine_last_error(e));
 }
 
 static void count_validation(const char *message, void *user) { ++*(unsigned *)user; }
@@ -188,6 +210,7 @@ int main(int argc, char **argv) {
     orr_camera camera = {0};
     r = orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}, .label = "showcase"}, &scene);
     if (r == ORR_OK) camera = build_showcase(scene);
+    if (r == ORR_OK) add_environment(engine, scene);
     orr_window *win = NULL;
     if (r == ORR_OK && window) {
         if (orr_window_create(engine, &(orr_window_desc){.title = "Orrery showcase", .vsync = vsync}, &win) != ORR_OK)
