@@ -1,11 +1,13 @@
 # Orrery — the README's two commands:
 #   make demo   install missing Debian packages, build, render the showcase to a PNG
 #   make test   install missing Debian packages, build, run every test through ctest
-# More: make test-asan (ASan + UBSan build of the tests), make format-check, make bench.
+# More: make test-asan (ASan + UBSan build of the tests), make format-check, make bench,
+#   make handedness-snapshot (accept an intended right-handed change: docs/handedness.md).
+# Both suites run: left-handed tests and, suffixed _rh, the same tests against orrery-rh.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: deps build demo test test-asan format format-check clean
+.PHONY: deps build demo test test-asan format format-check clean handedness-snapshot
 
 deps:
 	@sh scripts/install-deps.sh
@@ -24,6 +26,10 @@ test-asan: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DORR_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j 2
+
+handedness-snapshot:
+	python3 tests/handedness/guard.py snapshot
+	git diff --stat -- tests/handedness/drift.snapshot
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

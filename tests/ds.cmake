@@ -18,6 +18,16 @@ if(TARGET test_ds_gpu)
   add_custom_command(OUTPUT ${ds_plain}
     COMMAND ${GLSLC} --target-env=vulkan1.2 -O -mfmt=c -DORR_DS_NO_PRECISE -I ${CMAKE_SOURCE_DIR}/shaders -o ${ds_plain} ${ds_src}
     DEPENDS ${ds_deps} COMMENT "glslc ds_test.comp (control, no precise)")
-  target_sources(test_ds_gpu PRIVATE ${ds_precise} ${ds_plain})
-  target_include_directories(test_ds_gpu PRIVATE ${ORR_DS_SPV_DIR})
+  foreach(t test_ds_gpu test_ds_gpu_rh)
+    if(TARGET ${t})
+      target_sources(${t} PRIVATE ${ds_precise} ${ds_plain})
+      target_include_directories(${t} PRIVATE ${ORR_DS_SPV_DIR})
+    endif()
+  endforeach()
+  # One custom command, two targets: order them so that it runs once.
+  foreach(t test_ds_gpu_rh)
+    if(TARGET ${t})
+      add_dependencies(${t} test_ds_gpu)
+    endif()
+  endforeach()
 endif()

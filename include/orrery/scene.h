@@ -179,6 +179,16 @@ orr_dvec3 orr_camera_get_position(orr_scene *scene, orr_camera camera);
  * origin of the upload frame). Projection for `aspect` (w / h). */
 orr_dmat4 orr_camera_get_view_matrix(orr_scene *scene, orr_camera camera);
 orr_dmat4 orr_camera_get_projection_matrix(orr_scene *scene, orr_camera camera, double aspect);
+/* Handedness (orrery/handedness.h, docs/handedness.md). Left-handed build:
+ * the view is LookAtLH (view +Z forward) and the projection the left-handed
+ * reverse-Z perspective. Right-handed build (seeds/001): the view is Sz·V_RH,
+ * Babylon.js's LookAtRH with its third row negated, and the projection stays
+ * the left-handed one, so view space keeps +Z forward and clip space equals
+ * Babylon.js's P_RH·V_RH; shader materials receive V_RH and P_RH themselves.
+ * Camera world matrix (camera → world, absolute, float64): LookAtLH's inverse;
+ * right-handed, with its X and Z columns negated (W_LH·diag(−1, 1, −1)), so
+ * the camera looks down its local −Z with +X to the right, like Babylon.js. */
+orr_dmat4 orr_camera_get_world_matrix(orr_scene *scene, orr_camera camera);
 /* Camera world version: bumps on any change that moves or re-aims it. */
 uint64_t orr_camera_get_version(orr_scene *scene, orr_camera camera);
 /* Moves a root camera (every parameter, its cell, its mode flags) into `dst`,

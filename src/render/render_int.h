@@ -248,5 +248,9 @@ orr_mat4f orri_pack_view(orr_dmat4 view);
 orr_mat4f orri_pack_projection(orr_dmat4 proj);
 orr_vec4f orri_pack_position(orr_dvec3 p, double w);
 orr_vec4f orri_pack_color(orr_color3 c, double a);
+/* Shader-material system matrices in float64, handed as Babylon.js hands them
+ * to user shaders in this build's handedness (pack.c). */
+void orri_shader_system_matrices(const orr_dmat4 *world, const orr_dmat4 *view, const orr_dmat4 *proj,
+                                 const orr_dmat4 *view_proj, orr_dmat4 out[6]);
 
 #endif

@@ -393,13 +393,11 @@ static void pack_system(const orr_engine *e, const frame_view *fv, const orr_dma
     orr_dmat4 world = *world_in;
     orr_dvec3 t = upload_point(e, fv, orr_dmat4_get_translation(world), cell);
     world.m[12] = t.x, world.m[13] = t.y, world.m[14] = t.z;
+    orr_dmat4 d[6];
+    orri_shader_system_matrices(&world, &fv->view, &fv->proj, &fv->view_proj, d);
     orr_mat4f m[6] = {
-        orr_dmat4_to_f32(world),
-        orri_pack_view(fv->view),
-        orri_pack_projection(fv->proj),
-        orr_dmat4_to_f32(fv->view_proj),
-        orr_dmat4_to_f32(orr_dmat4_mul(fv->view, world)),
-        orr_dmat4_to_f32(orr_dmat4_mul(fv->view_proj, world)),
+        orr_dmat4_to_f32(d[0]), orri_pack_view(d[1]),    orri_pack_projection(d[2]),
+        orr_dmat4_to_f32(d[3]), orr_dmat4_to_f32(d[4]), orr_dmat4_to_f32(d[5]),
     };
     memcpy(dst, m, sizeof m);
     orr_vec4f eye = orri_pack_position(fv->eye, 0);

@@ -4,9 +4,17 @@
  * look at their target with +Y up (LookAtLH in the left-handed build). The
  * eye is stored as the camera node's position so parenting and versions work
  * as for any node.
+ *
+ * Handedness (seeds/001 "Model", docs/handedness.md): the right-handed build
+ * renders the Z-mirrored world. Its view is Sz·V_RH (LookAtRH with the third
+ * row negated), its projection the left-handed one in both builds, so clip
+ * space is Babylon.js's P_RH·V_RH and every shader keeps the left-handed view
+ * space (+Z forward). Its camera world matrix is LookAtLH's with the X and Z
+ * columns negated: the camera looks down its local −Z, +X to the right.
  */
 #include <math.h>
 
+#include "orrery/handedness.h"
 #include "scene/scene_int.h"
 
 static const double PI = 3.14159265358979323846;
@@ -155,29 +163,64 @@ orr_wpos orri_camera_wpos(orr_scene *s, orri_node *n) {
     return (orr_wpos){orri_node_cell(s, n), orr_dmat4_get_translation(*orri_node_world(s, n, NULL))};
 }
 
+/* The look-at of the camera's view: LookAtLH, or in the right-handed build
+ * Sz·LookAtRH (seeds/001: the third row negated, so view z is the positive
+ * distance in front of the camera in both builds). */
+static orr_dmat4 view_look_at(orr_dvec3 eye, orr_dvec3 target, orr_dvec3 up) {
+    orr_dmat4 v = orr_dmat4_look_at(eye, target, up);
+#if ORR_RIGHT_HANDED
+    for (int c = 0; c < 4; c++) v.m[c * 4 + 2] = -v.m[c * 4 + 2];
+#endif
+    return v;
+}
+
+/* Eye and target in absolute float64 (the camera's cell folded in). */
+static void eye_target(orr_scene *s, orri_node *n, orr_dvec3 *eye, orr_dvec3 *target) {
+    const orr_dmat4 *w = orri_node_world(s, n, NULL);
+    /* The target is in the parent's space, like the position. */
+    orr_dmat4 parent = n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
+    *eye = orr_dmat4_get_translation(*w);
+    *target = orr_dmat4_transform_point(parent, n->u.camera.target);
+}
+
 /* View matrix. Under floating origin (seeds/000, upload site 1) the eye is the
  * origin of the upload frame: the view is the camera's rotation alone, built
  * from target − eye in the camera's own cell frame (float64), and uploads
  * through the precision-only packer. Otherwise the absolute view. */
 orr_dmat4 orri_camera_view(orr_scene *s, orri_node *n) {
-    const orr_dmat4 *w = orri_node_world(s, n, NULL);
-    orr_dvec3 eye = orr_dmat4_get_translation(*w);
-    /* The target is in the parent's space, like the position. */
-    orr_dmat4 parent = n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
-    orr_dvec3 target = orr_dmat4_transform_point(parent, n->u.camera.target);
+    orr_dvec3 eye, target;
+    eye_target(s, n, &eye, &target);
     const orr_dvec3 up = {0, 1, 0};
     if (n->u.camera.use_floating_origin)
-        return orr_dmat4_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), up);
+        return view_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), up);
     orr_dvec3 cell = orr_cell3_diff_metres(orri_node_cell(s, n), (orr_cell3){0, 0, 0});
-    orr_dmat4 v = orr_dmat4_look_at(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), up);
+    orr_dmat4 v = view_look_at(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), up);
     if (s->engine->matrix_f32)
         for (int i = 0; i < 16; i++) v.m[i] = (double)(float)v.m[i];
     return v;
 }
 
+/* Left-handed in both builds: the right-handed view is already mirrored
+ * (seeds/001), and P_LH·Sz is Babylon.js's PerspectiveFovRH. */
 orr_dmat4 orri_camera_projection(orri_node *n, double aspect) {
     const orri_camera *c = &n->u.camera;
-    return orr_dmat4_perspective(c->fov, aspect, c->znear, c->zfar);
+    return orr_dmat4_perspective_lh(c->fov, aspect, c->znear, c->zfar);
+}
+
+/* Camera → world: LookAtLH's inverse; right-handed, its X and Z columns
+ * negated (W_RH = W_LH·diag(−1, 1, −1), seeds/001). */
+static orr_dmat4 camera_world(orr_scene *s, orri_node *n) {
+    orr_dvec3 eye, target;
+    eye_target(s, n, &eye, &target);
+    orr_dvec3 cell = orr_cell3_diff_metres(orri_node_cell(s, n), (orr_cell3){0, 0, 0});
+    orr_dmat4 v = orr_dmat4_look_at_lh(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), (orr_dvec3){0, 1, 0});
+    orr_dmat4 w;
+    orr_dmat4_inverse(v, &w);
+#if ORR_RIGHT_HANDED
+    for (int c = 0; c < 4; c++) w.m[c] = -w.m[c], w.m[8 + c] = -w.m[8 + c];
+#endif
+    w.m[3] = 0, w.m[11] = 0;
+    return w;
 }
 
 uint64_t orri_camera_version(orr_scene *s, orri_node *n) {
@@ -217,6 +260,11 @@ orr_dvec3 orr_camera_get_position(orr_scene *s, orr_camera camera) {
 orr_dmat4 orr_camera_get_view_matrix(orr_scene *s, orr_camera camera) {
     orri_node *n = cam(s, camera, "orr_camera_get_view_matrix");
     return n ? orri_camera_view(s, n) : orr_dmat4_identity();
+}
+
+orr_dmat4 orr_camera_get_world_matrix(orr_scene *s, orr_camera camera) {
+    orri_node *n = cam(s, camera, "orr_camera_get_world_matrix");
+    return n ? camera_world(s, n) : orr_dmat4_identity();
 }
 
 orr_dmat4 orr_camera_get_projection_matrix(orr_scene *s, orr_camera camera, double aspect) {

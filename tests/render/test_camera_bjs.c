@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "render/render_int.h"
 #include "support/test_support.h"
 
 static orr_engine *engine;
@@ -94,9 +95,41 @@ static bool load_ref(const char *scene, bjs_ref *r) {
 
 static double tol(double v) { return 1e-6 * (fabs(v) > 1 ? fabs(v) : 1); }
 
-static void check_scene(const char *name) {
+/* Shader-material system uniforms (render/pack.c) for an identity world:
+ * Babylon.js's own view and projection of this build's handedness. */
+static void check_system_uniforms(orr_dmat4 v, orr_dmat4 p, const double *bjs_view, const double *bjs_proj,
+                                  bool reverse_depth) {
+    orr_dmat4 id = orr_dmat4_identity(), vp = orr_dmat4_mul(p, v), out[6];
+    orri_shader_system_matrices(&id, &v, &p, &vp, out);
+    for (int i = 0; i < 16; i++) CHECK_NEAR(out[1].m[i], bjs_view[i], tol(bjs_view[i]));
+    CHECK_NEAR(out[2].m[0], bjs_proj[0], tol(bjs_proj[0]));
+    CHECK_NEAR(out[2].m[5], bjs_proj[5], tol(bjs_proj[5]));
+    CHECK(out[2].m[11] == bjs_proj[11]); /* +1 left-handed, −1 right-handed */
+    double s10 = reverse_depth ? 0.5 : -0.5;
+    /* GL depth row → Vulkan reverse-Z row: s·row2 + 0.5·row3. */
+    CHECK_NEAR(out[2].m[10], s10 * bjs_proj[10] + 0.5 * bjs_proj[11], 1e-6);
+    CHECK_NEAR(out[2].m[14], s10 * bjs_proj[14], tol(bjs_proj[14]));
+}
+
+static void check_scene(const char *scene) {
     bjs_ref r;
+#if ORR_RIGHT_HANDED
+    /* Right-handed: the twin's reference (tools/parity/scenes/rh.js), Babylon.js
+     * with useRightHandedSystem. seeds/001: the engine's view is Sz·V_RH and its
+     * projection P_RH·Sz (the left-handed one); system uniforms are V_RH, P_RH. */
+    char name[64];
+    snprintf(name, sizeof name, "%s-rh", scene);
     CHECK(load_ref(name, &r));
+    double bjs_view[16], bjs_proj[16];
+    memcpy(bjs_view, r.view, sizeof bjs_view);
+    memcpy(bjs_proj, r.proj, sizeof bjs_proj);
+    CHECK(r.proj[11] == -1);
+    for (int i = 0; i < 4; i++) r.view[i * 4 + 2] = -r.view[i * 4 + 2], r.proj[8 + i] = -r.proj[8 + i];
+#else
+    const char *name = scene;
+    CHECK(load_ref(name, &r));
+    const double *bjs_view = r.view, *bjs_proj = r.proj;
+#endif
     orr_scene *s;
     CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = name}, &s) == ORR_OK);
     orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
@@ -124,6 +157,7 @@ static void check_scene(const char *name) {
     CHECK_NEAR(p.m[14], s10 * r.proj[14], tol(r.proj[14]));
     /* And the raw terms really differ: Babylon's near plane is not at depth 1. */
     CHECK(fabs(p.m[10] - r.proj[10]) > 0.5);
+    check_system_uniforms(v, p, bjs_view, bjs_proj, r.reverse_depth);
     printf("%-18s view max |diff| %.3g, proj m0 %.9g vs %.9g, m5 %.9g vs %.9g\n", name, worst, p.m[0], r.proj[0], p.m[5],
            r.proj[5]);
     orr_scene_destroy(s);

@@ -49,6 +49,9 @@ static orr_mesh add(orr_scene *s, orr_result built, orr_geometry *g, orr_materia
 
 /* Pixel (x right, y down) where world point p lands. */
 static void to_pixel(orr_scene *s, orr_camera c, orr_dvec3 p, int *x, int *y) {
+#if ORR_RIGHT_HANDED
+    if (!orr_test_mirror_disabled) p.z = -p.z; /* the right-handed run renders the scene mirrored in Z */
+#endif
     orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, c, (double)W / H), orr_camera_get_view_matrix(s, c));
     orr_dvec4 clip = orr_dmat4_transform_vec4(vp, (orr_dvec4){p.x, p.y, p.z, 1});
     *x = (int)((clip.x / clip.w * 0.5 + 0.5) * W);

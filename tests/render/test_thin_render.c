@@ -331,6 +331,9 @@ TEST(lod_partner_buckets_match_cpu_reference) {
     uint32_t near_cpu = 0, far_cpu = 0;
     for (uint32_t i = 0; i < (uint32_t)(n * n); i++) {
         orr_dsphere ws = {{ls.center.x + m[16 * i + 12], ls.center.y + m[16 * i + 13], ls.center.z + m[16 * i + 14]}, ls.radius};
+#if ORR_RIGHT_HANDED
+        if (!orr_test_mirror_disabled) ws.center.z = -ws.center.z; /* the right-handed run mirrors the scene in Z */
+#endif
         if (!orr_frustum_test_sphere(&f, ws)) continue;
         uint32_t h;
         ORRI_LOD_HASH(i, h)

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "harness.h"
+#include "orrery/handedness.h"
+#include "scene/scene_int.h"
 
 static uint32_t validation_count;
 
@@ -74,8 +76,53 @@ void orr_test_image_free(orr_image8 *img) {
     memset(img, 0, sizeof *img);
 }
 
+bool orr_test_mirror_disabled;
+
+/* seeds/001 pairs: a right-handed engine renders scene S as a left-handed one
+ * renders S mirrored in Z, so the right-handed build rendering the mirrored S
+ * must give the left-handed image of S. Every root node (cameras and lights
+ * included) goes under a node scaled (1, 1, −1): one per cell, placed in the
+ * mirrored cell (cx, cy, −cz), so a root at (c, p) ends at (Sz·c, Sz·p). Nodes
+ * added later join at the next render. */
+#define MIRROR_LABEL "orr_test_mirror_z"
+static uint32_t mirror_node(orr_scene *s, orr_cell3 c) {
+    orr_cell3 m = {c.x, c.y, -c.z};
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        orri_node *n = s->nodes.live[i] ? orri_pool_at(&s->nodes, i) : NULL;
+        if (n && !n->parent && strcmp(n->label, MIRROR_LABEL) == 0 && n->cell.x == m.x && n->cell.y == m.y &&
+            n->cell.z == m.z)
+            return orri_pool_id_at(&s->nodes, i);
+    }
+    orr_node node = orr_node_create(s, &(orr_node_desc){.scaling = {1, 1, -1}, .label = MIRROR_LABEL});
+    if (m.x || m.y || m.z) orr_node_set_cell(s, node, m);
+    return node.id;
+}
+
+void orr_test_mirror_z(orr_scene *s) {
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->parent || strcmp(n->label, MIRROR_LABEL) == 0) continue;
+        uint32_t id = orri_pool_id_at(&s->nodes, i);
+        orr_cell3 c = n->cell;
+        uint32_t m = mirror_node(s, c);
+        n = orri_pool_at(&s->nodes, i); /* the pool may have grown */
+        n->cell = (orr_cell3){0, 0, 0};
+        orr_node_set_parent(s, (orr_node){id}, (orr_node){m});
+    }
+}
+
 bool orr_test_render(orr_engine *e, orr_scene *s, int frames, orr_image8 *out) {
     memset(out, 0, sizeof *out);
+#if ORR_RIGHT_HANDED
+    static bool said;
+    if (!orr_test_mirror_disabled && frames > 0) {
+        if (!said) printf("right-handed run: scenes are mirrored in Z before rendering and compared with the "
+                          "left-handed expectations (seeds/001 pairs; docs/handedness.md)\n");
+        said = true;
+        orr_test_mirror_z(s);
+    }
+#endif
     for (int i = 0; i < frames; i++)
         if (orr_engine_render(e, s) != ORR_OK) {
             fprintf(stderr, "render failed: %s\n", orr_engine_last_error(e));

@@ -22,8 +22,16 @@ static inline int orr_test_validation_after_each_(void) { return orr_test_valida
 typedef struct orr_image8 { uint32_t width, height; uint8_t *rgb; } orr_image8; /* RGB, top row first */
 bool orr_test_load_png(const char *path, orr_image8 *out);
 void orr_test_image_free(orr_image8 *img);
-/* Renders `frames` frames and reads back RGB. */
+/* Renders `frames` frames and reads back RGB. In the right-handed test run
+ * (ORR_RIGHT_HANDED) the scene is first mirrored in Z (orr_test_mirror_z),
+ * so that left-handed expectations (goldens, Babylon.js left-handed
+ * references) hold for the right-handed build (seeds/001: the right-handed
+ * engine renders the Z-mirrored world); set orr_test_mirror_disabled to
+ * render a scene as built (right-handed twins, test_parity_rh). */
 bool orr_test_render(orr_engine *e, orr_scene *s, int frames, orr_image8 *out);
+extern bool orr_test_mirror_disabled;
+/* Puts every root node of `s` under one node scaled (1, 1, −1). */
+void orr_test_mirror_z(orr_scene *s);
 bool orr_test_save_png(const char *path, const orr_image8 *img);
 
 typedef struct orr_diff {

@@ -266,8 +266,14 @@ TEST(free_camera_target) {
     orr_camera_set_target(s, cam, (orr_dvec3){-7, 4, 5}); /* look along −X */
     v = orr_camera_get_view_matrix(s, cam);
     check_vec(orr_dmat4_transform_point(v, (orr_dvec3){-7, 4, 5}), (orr_dvec3){0, 0, 10}, 1e-12);
+#if ORR_RIGHT_HANDED
+    /* Right-handed, +Y up: looking along −X, world −Z is on the right (+X
+     * view); view z stays the positive distance (seeds/001: Sz·V_RH). */
+    check_vec(orr_dmat4_transform_point(v, (orr_dvec3){3, 4, 4}), (orr_dvec3){1, 0, 0}, 1e-12);
+#else
     /* Left-handed, +Y up: looking along −X, world +Z is on the right (+X view). */
     check_vec(orr_dmat4_transform_point(v, (orr_dvec3){3, 4, 6}), (orr_dvec3){1, 0, 0}, 1e-12);
+#endif
     orr_node_set_position(s, orr_camera_node(cam), (orr_dvec3){3, 4, 0}); /* moving keeps the target */
     orr_dvec3 t = orr_dmat4_transform_point(orr_camera_get_view_matrix(s, cam), (orr_dvec3){-7, 4, 5});
     check_vec(t, (orr_dvec3){0, 0, sqrt(125.0)}, 1e-12);
