@@ -1,0 +1,751 @@
+/* bench_instances — thin-instance benchmarks (issue 4, "Benchmarks"):
+ *
+ *  1. throughput: Orrery against a raw Vulkan baseline in the same binary,
+ *     run and VkDevice (same Babylon.js box geometry, same instance count and
+ *     matrices, same target: the engine's own colour/depth/resolve images,
+ *     same view-projection, one instanced indexed draw per frame, 2 frames in
+ *     flight for both). Shading: Orrery's standard material lit by one
+ *     directional light (diffuse N·L + Blinn-Phong specular, power 64); the
+ *     baseline's fragment shader computes the same two terms. Orrery's vertex
+ *     shader does more (object SSBO read, uv and instance-colour streams,
+ *     cofactor normal matrix): that cost is part of what is measured.
+ *     Instances/s = N × frames / wall time (GPU-bound: the frames are waited
+ *     for at the end of each block). Blocks are interleaved (baseline, Orrery,
+ *     Orrery culled, twice) and summed.
+ *  2. culling: a ground field of N instances (1000 × 1000 grid for 10^6), the
+ *     camera placed by bisection so that 10 % of the instances' bounding
+ *     spheres are inside its frustum (counted on the CPU with
+ *     orr_frustum_from_matrix, the test the GPU culler makes); the same scene
+ *     with culling off and on, interleaved: GPU time of the culling pass
+ *     (orr_stats.gpu_cull_ms) per million instances and whole-frame speed-up.
+ *  3. updates: the culled field with 1 % of its instances moved every frame
+ *     (orr_instances_set_matrix on N/100 random indices) against no updates:
+ *     bytes uploaded per frame and frame time.
+ *  4. CPU: a static scene of M instanced meshes (K thin instances each): the
+ *     calling thread's CPU time per orr_engine_render (CLOCK_THREAD_CPUTIME_ID)
+ *     and orr_stats.records / replays after warm-up.
+ *
+ *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--cpu MxK]
+ *                     [--frames F] [--warm W] [--size WxH] [--msaa 1|4]
+ *                     [--only throughput,cull,update,cpu] [--unlit]
+ * Full defaults: 10^5 and 10^6 instances, 1920×1080, MSAA 4, 150 frames per
+ * block, culling field 10^6, CPU scene 1000 × 100. --quick (lavapipe):
+ * 10^4 and 10^5, 640×360, 8 frames per block, field 10^5, CPU scene 1000 × 10.
+ * Output: tables, then lines `BENCH name value unit` for machines. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <orrery/orrery.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "render/render_int.h"
+
+static const uint32_t baseline_vert_spv[] =
+#include "baseline_vert.inc"
+    ;
+static const uint32_t baseline_frag_spv[] =
+#include "baseline_frag.inc"
+    ;
+
+/* ---- options, clocks, statistics ---------------------------------------------------- */
+
+typedef struct opts {
+    uint32_t sizes[2];
+    uint32_t cull_n;
+    uint32_t cpu_meshes, cpu_inst;
+    int frames, warm;
+    uint32_t w, h, msaa;
+    char only[128];
+} opts;
+
+static bool unlit; /* --unlit: flat colour in both (Orrery disable_lighting + emissive) */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double thread_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+    if (n <= 0) return NAN;
+    qsort(v, n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint32_t rng(void) {
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 11);
+}
+
+static void die(const char *what, orr_engine *e) {
+    fprintf(stderr, "bench_instances: %s: %s\n", what, orr_engine_last_error(e));
+    exit(1);
+}
+
+static const char *device_name = "";
+static char device_buf[256];
+
+static orr_engine *make_engine(const opts *o) {
+    orr_engine *e;
+    orr_engine_desc d = {.width = o->w, .height = o->h, .msaa = o->msaa, /* validation: ORR_VALIDATION=1 */
+                         .frames_in_flight = 2, .gpu_timing = true};
+    if (orr_engine_create(&d, &e) != ORR_OK) die("engine", NULL);
+    snprintf(device_buf, sizeof device_buf, "%s", orr_engine_device_info(e).name);
+    device_name = device_buf;
+    return e;
+}
+
+/* ---- scenes --------------------------------------------------------------------------- */
+
+static const orr_dvec3 light_dir = {0.3, -1.0, 0.5};
+static const orr_color3 diffuse = {0.8, 0.5, 0.3};
+
+typedef struct bench_scene {
+    orr_scene *s;
+    orr_mesh mesh;
+    orr_camera cam;
+} bench_scene;
+
+/* One box mesh carrying `n` thin instances (`mats`), one directional light,
+ * a lit standard material, a free camera. */
+static bench_scene make_scene(orr_engine *e, const float *mats, uint32_t n, bool culled) {
+    bench_scene b = {0};
+    if (orr_scene_create(e, NULL, &b.s) != ORR_OK) die("scene", e);
+    orr_light_create(b.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = light_dir});
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_material m = orr_standard_material_create(
+        b.s, &(orr_standard_material_desc){.diffuse = diffuse, .diffuse_set = true, .disable_lighting = unlit,
+                                            .emissive = unlit ? diffuse : (orr_color3){0, 0, 0}});
+    b.mesh = orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = &g, .material = m});
+    orr_geometry_free(&g);
+    if (orr_instances_set(b.s, b.mesh, mats, n) != ORR_OK) die("instances", e);
+    orr_instances_enable_gpu_culling(b.s, b.mesh, culled);
+    b.cam = orr_camera_create_free(b.s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target_set = true,
+                                                                 .fov = 0.8, .near = 1, .far = 1e5});
+    return b;
+}
+
+static void place_camera(bench_scene *b, orr_dvec3 pos, orr_dvec3 target, double near, double far) {
+    orr_node_set_position(b->s, orr_camera_node(b->cam), pos);
+    orr_camera_set_target(b->s, b->cam, target);
+    orr_camera_set_clip(b->s, b->cam, near, far);
+}
+
+/* Fraction of instance bounding spheres inside the camera frustum (the GPU
+ * culler's test, conservative: touching counts). */
+static double fraction_in_view(bench_scene *b, const float *mats, uint32_t n, double aspect) {
+    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(b->s, b->cam, aspect),
+                                 orr_camera_get_view_matrix(b->s, b->cam));
+    orr_frustum f = orr_frustum_from_matrix(vp);
+    orr_dsphere local = orr_mesh_get_local_sphere(b->s, b->mesh);
+    uint32_t in = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *m = mats + (size_t)i * 16;
+        orr_dsphere sp = {{local.center.x + m[12], local.center.y + m[13], local.center.z + m[14]}, local.radius};
+        in += orr_frustum_test_sphere(&f, sp);
+    }
+    return (double)in / n;
+}
+
+static float *identity_mats(uint32_t n) {
+    float *m = calloc((size_t)n * 16, sizeof(float));
+    if (!m) die("out of memory", NULL);
+    for (uint32_t i = 0; i < n; i++) m[i * 16 + 0] = m[i * 16 + 5] = m[i * 16 + 10] = m[i * 16 + 15] = 1.0f;
+    return m;
+}
+
+/* A cube of n instances on a 3D grid with spacing 2, centred on the origin. */
+static float *grid3d(uint32_t n, double *extent) {
+    uint32_t side = 1;
+    while ((uint64_t)side * side * side < n) side++;
+    float *m = identity_mats(n);
+    double c = (side - 1) * 0.5;
+    for (uint32_t i = 0; i < n; i++) {
+        m[i * 16 + 12] = (float)((i % side - c) * 2.0);
+        m[i * 16 + 13] = (float)((i / side % side - c) * 2.0);
+        m[i * 16 + 14] = (float)((i / side / side - c) * 2.0);
+    }
+    *extent = side * 2.0;
+    return m;
+}
+
+/* A square ground field of n instances (spacing 2, y = 0), centred. */
+static float *grid2d(uint32_t n, double *extent) {
+    uint32_t side = 1;
+    while ((uint64_t)side * side < n) side++;
+    float *m = identity_mats(n);
+    double c = (side - 1) * 0.5;
+    for (uint32_t i = 0; i < n; i++) {
+        m[i * 16 + 12] = (float)((i % side - c) * 2.0);
+        m[i * 16 + 14] = (float)((i / side - c) * 2.0);
+    }
+    *extent = side * 2.0;
+    return m;
+}
+
+/* Camera that sees the whole 3D grid (bounding sphere inside the vertical fov). */
+static void frame_whole_grid(bench_scene *b, double extent) {
+    double r = extent * 0.8660254 + 1.0, dist = r / sin(0.4) * 1.05;
+    orr_dvec3 dir = orr_dvec3_normalize((orr_dvec3){0.6, 0.5, -1.0});
+    place_camera(b, orr_dvec3_scale(dir, dist), (orr_dvec3){0, 0, 0}, 1.0, dist + 2 * r);
+}
+
+/* ---- the raw Vulkan baseline ------------------------------------------------------------ */
+
+typedef struct push {
+    orr_mat4f view_proj;
+    float eye[4], light[4], diffuse[4];
+} push;
+
+typedef struct baseline {
+    orr_engine *e;
+    orri_gpu *gpu;
+    VkShaderModule vs, fs;
+    VkPipelineLayout layout;
+    VkPipeline pipe;
+    orri_buffer pos, nrm, idx, inst;
+    uint32_t index_count, n;
+    VkCommandPool pool;
+    VkCommandBuffer cmd[2];
+    VkFence fence[2];
+    VkQueryPool qp[2];
+    bool pending[2];
+    uint32_t slot;
+    push pc;
+} baseline;
+
+static void vkok(VkResult r, const char *what) {
+    if (r != VK_SUCCESS) {
+        fprintf(stderr, "bench_instances: baseline: %s failed (%d)\n", what, (int)r);
+        exit(1);
+    }
+}
+
+static void upload(baseline *b, orri_buffer *buf, VkBufferUsageFlags usage, const void *data, size_t size,
+                   const char *label) {
+    if (orri_buffer_create(b->gpu, size, usage, ORRI_MEM_DEVICE, label, buf) != ORR_OK) die(label, b->e);
+    if (orri_buffer_upload(b->gpu, VK_NULL_HANDLE, buf, 0, data, size) != ORR_OK) die(label, b->e);
+}
+
+static void baseline_create(baseline *b, orr_engine *e, bench_scene *sc, const float *mats, uint32_t n) {
+    memset(b, 0, sizeof *b);
+    b->e = e, b->gpu = &e->gpu, b->n = n;
+    VkDevice dev = b->gpu->device;
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    upload(b, &b->pos, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, g.positions, g.vertex_count * 12, "baseline positions");
+    upload(b, &b->nrm, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, g.normals, g.vertex_count * 12, "baseline normals");
+    upload(b, &b->idx, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, g.indices, g.index_count * 4, "baseline indices");
+    b->index_count = g.index_count;
+    orr_geometry_free(&g);
+    upload(b, &b->inst, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, mats, (size_t)n * 64, "baseline instances");
+
+    VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                   .codeSize = sizeof baseline_vert_spv, .pCode = baseline_vert_spv};
+    vkok(vkCreateShaderModule(dev, &mi, NULL, &b->vs), "vertex module");
+    mi.codeSize = sizeof baseline_frag_spv, mi.pCode = baseline_frag_spv;
+    vkok(vkCreateShaderModule(dev, &mi, NULL, &b->fs), "fragment module");
+    VkPushConstantRange pr = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push)};
+    VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                     .pushConstantRangeCount = 1, .pPushConstantRanges = &pr};
+    vkok(vkCreatePipelineLayout(dev, &li, NULL, &b->layout), "pipeline layout");
+
+    VkPipelineShaderStageCreateInfo stages[] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = b->vs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = b->fs, .pName = "main"},
+    };
+    VkVertexInputBindingDescription bindings[] = {
+        {0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    VkVertexInputAttributeDescription attrs[] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {2, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {3, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {4, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {5, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 48}};
+    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkFormat cf = ORRI_COLOR_FORMAT;
+    VkGraphicsPipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &(VkPipelineRenderingCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                                                  .colorAttachmentCount = 1, .pColorAttachmentFormats = &cf,
+                                                  .depthAttachmentFormat = ORRI_DEPTH_FORMAT},
+        .stageCount = 2,
+        .pStages = stages,
+        .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, .vertexBindingDescriptionCount = 3,
+            .pVertexBindingDescriptions = bindings, .vertexAttributeDescriptionCount = 6, .pVertexAttributeDescriptions = attrs},
+        .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .pViewportState = &(VkPipelineViewportStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
+        .pRasterizationState = &(VkPipelineRasterizationStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
+            .cullMode = VK_CULL_MODE_BACK_BIT, .frontFace = orri_front_face(false), .lineWidth = 1.0f},
+        .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+            .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
+        .pDepthStencilState = &(VkPipelineDepthStencilStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO, .depthTestEnable = VK_TRUE,
+            .depthWriteEnable = VK_TRUE, .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
+        .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
+        .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn},
+        .layout = b->layout,
+    };
+    vkok(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &b->pipe), "pipeline");
+
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+                                  .queueFamilyIndex = b->gpu->queue_family};
+    vkok(vkCreateCommandPool(dev, &pi, NULL, &b->pool), "command pool");
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = b->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 2};
+    vkok(vkAllocateCommandBuffers(dev, &ai, b->cmd), "command buffers");
+    for (int i = 0; i < 2; i++) {
+        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT};
+        vkok(vkCreateFence(dev, &fi, NULL, &b->fence[i]), "fence");
+        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                    .queryCount = 2};
+        vkok(vkCreateQueryPool(dev, &qi, NULL, &b->qp[i]), "query pool");
+    }
+    /* The same view-projection, eye and light as the Orrery scene. */
+    double aspect = (double)e->width / e->height;
+    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(sc->s, sc->cam, aspect),
+                                 orr_camera_get_view_matrix(sc->s, sc->cam));
+    b->pc.view_proj = orr_dmat4_to_f32(vp);
+    orr_dvec3 eye = orr_camera_get_position(sc->s, sc->cam);
+    b->pc.eye[0] = (float)eye.x, b->pc.eye[1] = (float)eye.y, b->pc.eye[2] = (float)eye.z;
+    b->pc.light[0] = (float)light_dir.x, b->pc.light[1] = (float)light_dir.y, b->pc.light[2] = (float)light_dir.z;
+    b->pc.light[3] = unlit ? 1.0f : 0.0f;
+    b->pc.diffuse[0] = (float)diffuse.r, b->pc.diffuse[1] = (float)diffuse.g, b->pc.diffuse[2] = (float)diffuse.b;
+}
+
+/* One frame: wait for the slot, read its last timestamps, record, submit.
+ * Returns the GPU ms of the slot's previous frame, or -1. */
+static double baseline_frame(baseline *b) {
+    VkDevice dev = b->gpu->device;
+    orr_engine *e = b->e;
+    uint32_t s = b->slot;
+    b->slot ^= 1u;
+    double gpu_ms = -1;
+    vkok(vkWaitForFences(dev, 1, &b->fence[s], VK_TRUE, UINT64_MAX), "wait fence");
+    if (b->pending[s]) {
+        uint64_t t[2];
+        if (vkGetQueryPoolResults(dev, b->qp[s], 0, 2, sizeof t, t, sizeof t[0], VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+            gpu_ms = (double)(t[1] - t[0]) * b->gpu->props.limits.timestampPeriod * 1e-6;
+    }
+    vkok(vkResetFences(dev, 1, &b->fence[s]), "reset fence");
+    VkCommandBuffer cmd = b->cmd[s];
+    vkok(vkResetCommandBuffer(cmd, 0), "reset cmd");
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    vkok(vkBeginCommandBuffer(cmd, &bi), "begin cmd");
+    vkCmdResetQueryPool(cmd, b->qp[s], 0, 2);
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, b->qp[s], 0);
+    orri_image_barrier(cmd, e->color.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
+                       VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    orri_image_barrier(cmd, e->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                       VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
+                       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT);
+    if (e->msaa > 1)
+        orri_image_barrier(cmd, e->resolve.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
+                           VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    VkRenderingAttachmentInfo color = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = e->color.view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .resolveMode = e->msaa > 1 ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_NONE,
+        .resolveImageView = e->msaa > 1 ? e->resolve.view : VK_NULL_HANDLE,
+        .resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = e->msaa > 1 ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+        .clearValue.color = {{51 / 255.0f, 51 / 255.0f, 77 / 255.0f, 1.0f}}, /* as Orrery quantises (0.2, 0.2, 0.3) */
+    };
+    VkRenderingAttachmentInfo depth = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = e->depth.view,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .clearValue.depthStencil = {0.0f, 0},
+    };
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {e->width, e->height}},
+                          .layerCount = 1, .colorAttachmentCount = 1, .pColorAttachments = &color, .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipe);
+    VkViewport vp = {0, (float)e->height, (float)e->width, -(float)e->height, 0, 1};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {e->width, e->height}});
+    vkCmdPushConstants(cmd, b->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &b->pc);
+    VkBuffer vbs[3] = {b->pos.buffer, b->nrm.buffer, b->inst.buffer};
+    VkDeviceSize offs[3] = {0, 0, 0};
+    vkCmdBindVertexBuffers(cmd, 0, 3, vbs, offs);
+    vkCmdBindIndexBuffer(cmd, b->idx.buffer, 0, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexed(cmd, b->index_count, b->n, 0, 0, 0);
+    vkCmdEndRendering(cmd);
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, b->qp[s], 1);
+    vkok(vkEndCommandBuffer(cmd), "end cmd");
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
+    vkok(vkQueueSubmit(b->gpu->queue, 1, &si, b->fence[s]), "submit");
+    b->pending[s] = true;
+    return gpu_ms;
+}
+
+static void baseline_idle(baseline *b) {
+    vkok(vkWaitForFences(b->gpu->device, 2, b->fence, VK_TRUE, UINT64_MAX), "wait idle");
+}
+
+static void baseline_destroy(baseline *b) {
+    VkDevice dev = b->gpu->device;
+    vkDeviceWaitIdle(dev);
+    for (int i = 0; i < 2; i++) vkDestroyFence(dev, b->fence[i], NULL), vkDestroyQueryPool(dev, b->qp[i], NULL);
+    vkDestroyCommandPool(dev, b->pool, NULL);
+    vkDestroyPipeline(dev, b->pipe, NULL);
+    vkDestroyPipelineLayout(dev, b->layout, NULL);
+    vkDestroyShaderModule(dev, b->vs, NULL);
+    vkDestroyShaderModule(dev, b->fs, NULL);
+    orri_buffer_destroy_now(b->gpu, &b->pos);
+    orri_buffer_destroy_now(b->gpu, &b->nrm);
+    orri_buffer_destroy_now(b->gpu, &b->idx);
+    orri_buffer_destroy_now(b->gpu, &b->inst);
+}
+
+/* ---- measured blocks ---------------------------------------------------------------------- */
+
+typedef struct block {
+    int frames;
+    double wall_ms;       /* whole block, frames waited for */
+    double cpu_ms;        /* median thread CPU per orr_engine_render */
+    double pre_cpu_ms;    /* median thread CPU of the per-frame hook */
+    double gpu_a_ms;      /* median: cull pass (Orrery) */
+    double gpu_b_ms;      /* median: render pass (Orrery) / whole frame (baseline) */
+    double bytes_inst;    /* mean orr_stats.bytes_uploaded_instances per frame */
+    double bytes;         /* mean orr_stats.bytes_uploaded per frame */
+    uint32_t records, replays;
+} block;
+
+typedef void (*pre_fn)(void *user, int frame);
+
+static block run_orrery(orr_engine *e, orr_scene *s, int warm, int frames, pre_fn pre, void *user) {
+    block r = {.frames = frames};
+    for (int i = 0; i < warm; i++) {
+        if (pre) pre(user, -1 - i);
+        if (orr_engine_render(e, s) != ORR_OK) die("render", e);
+    }
+    orr_engine_wait_idle(e);
+    double *cpu = malloc(sizeof(double) * frames * 4), *pc = cpu + frames, *ga = pc + frames, *gb = ga + frames;
+    int ng = 0;
+    uint64_t last = orr_query_stats(e).gpu_timed_frame, first_frame = orr_query_stats(e).frames;
+    double t0 = now_ms();
+    for (int f = 0; f < frames; f++) {
+        double c0 = thread_ms();
+        if (pre) pre(user, f);
+        double c1 = thread_ms();
+        if (orr_engine_render(e, s) != ORR_OK) die("render", e);
+        double c2 = thread_ms();
+        cpu[f] = c2 - c1, pc[f] = c1 - c0;
+        orr_stats st = orr_query_stats(e);
+        r.bytes_inst += st.bytes_uploaded_instances, r.bytes += st.bytes_uploaded;
+        r.records = st.records, r.replays = st.replays;
+        if (st.gpu_timed_frame != last && st.gpu_timed_frame > first_frame) {
+            ga[ng] = st.gpu_cull_ms, gb[ng] = st.gpu_render_ms, ng++;
+            last = st.gpu_timed_frame;
+        }
+    }
+    orr_engine_wait_idle(e);
+    r.wall_ms = now_ms() - t0;
+    r.cpu_ms = median(cpu, frames), r.pre_cpu_ms = median(pc, frames);
+    r.gpu_a_ms = median(ga, ng), r.gpu_b_ms = median(gb, ng);
+    r.bytes_inst /= frames, r.bytes /= frames;
+    free(cpu);
+    return r;
+}
+
+static block run_baseline(baseline *b, int warm, int frames) {
+    block r = {.frames = frames, .gpu_a_ms = NAN};
+    for (int i = 0; i < warm; i++) baseline_frame(b);
+    baseline_idle(b);
+    double *cpu = malloc(sizeof(double) * frames * 2), *gb = cpu + frames;
+    int ng = 0;
+    double t0 = now_ms();
+    for (int f = 0; f < frames; f++) {
+        double c0 = thread_ms();
+        double g = baseline_frame(b);
+        cpu[f] = thread_ms() - c0;
+        if (g >= 0 && f >= 2) gb[ng++] = g; /* the first two read warm-up frames */
+    }
+    baseline_idle(b);
+    r.wall_ms = now_ms() - t0;
+    r.cpu_ms = median(cpu, frames);
+    r.gpu_b_ms = median(gb, ng);
+    free(cpu);
+    return r;
+}
+
+static void add(block *acc, block x) {
+    /* Frames and wall time summed; medians and means averaged over the blocks. */
+    if (!acc->frames) {
+        *acc = x;
+        return;
+    }
+    acc->frames += x.frames, acc->wall_ms += x.wall_ms;
+    acc->cpu_ms = 0.5 * (acc->cpu_ms + x.cpu_ms), acc->pre_cpu_ms = 0.5 * (acc->pre_cpu_ms + x.pre_cpu_ms);
+    acc->gpu_a_ms = 0.5 * (acc->gpu_a_ms + x.gpu_a_ms), acc->gpu_b_ms = 0.5 * (acc->gpu_b_ms + x.gpu_b_ms);
+    acc->bytes_inst = 0.5 * (acc->bytes_inst + x.bytes_inst), acc->bytes = 0.5 * (acc->bytes + x.bytes);
+    acc->records = x.records, acc->replays = x.replays;
+}
+
+static double ms_per_frame(block b) { return b.wall_ms / b.frames; }
+
+/* ---- 1. throughput ------------------------------------------------------------------------- */
+
+static void bench_throughput(const opts *o) {
+    orr_engine *e = make_engine(o);
+    double aspect = (double)o->w / o->h;
+    printf("\n## Throughput: Orrery vs raw Vulkan baseline (%ux%u, MSAA %u, %d frames x 2 blocks each, device %s)\n\n",
+           o->w, o->h, o->msaa, o->frames, device_name);
+    printf("| instances | in view | baseline M inst/s | Orrery M inst/s | Orrery / baseline | baseline GPU ms/frame |"
+           " Orrery GPU render ms | Orrery culled (all in view) M inst/s | culled: cull ms, render ms |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    char lines[2][1024];
+    double pixel_notes[2][2];
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = o->sizes[k];
+        double extent;
+        float *mats = grid3d(n, &extent);
+        bench_scene plain = make_scene(e, mats, n, false), culled = make_scene(e, mats, n, true);
+        frame_whole_grid(&plain, extent);
+        frame_whole_grid(&culled, extent);
+        double frac = fraction_in_view(&plain, mats, n, aspect);
+        baseline b;
+        baseline_create(&b, e, &plain, mats, n);
+        block B = {0}, O = {0}, C = {0};
+        for (int rep = 0; rep < 2; rep++) {
+            orr_engine_wait_idle(e);
+            add(&B, run_baseline(&b, o->warm, o->frames));
+            add(&O, run_orrery(e, plain.s, o->warm, o->frames, NULL, NULL));
+            add(&C, run_orrery(e, culled.s, o->warm, o->frames, NULL, NULL));
+        }
+        /* Same picture? One frame of each, read back from the shared target. */
+        size_t px = (size_t)o->w * o->h;
+        uint8_t *img_o = malloc(px * 8), *img_b = img_o + px * 4;
+        orr_engine_render(e, plain.s);
+        if (orr_engine_read_pixels(e, img_o, px * 4) != ORR_OK) die("read pixels", e);
+        baseline_frame(&b);
+        baseline_idle(&b);
+        e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL; /* what the baseline frame left */
+        if (orr_engine_read_pixels(e, img_b, px * 4) != ORR_OK) die("read pixels", e);
+        size_t differ = 0, background = 0;
+        for (size_t i = 0; i < px; i++) {
+            int d = 0;
+            for (int c = 0; c < 3; c++) d = fmax(d, abs((int)img_o[i * 4 + c] - (int)img_b[i * 4 + c]));
+            differ += d > 2;
+            background += img_o[i * 4] == 51 && img_o[i * 4 + 1] == 51 && img_o[i * 4 + 2] == 77;
+        }
+        free(img_o);
+        baseline_destroy(&b);
+        pixel_notes[k][0] = 100.0 * differ / px, pixel_notes[k][1] = 100.0 - 100.0 * background / px;
+        double ib = n * 1e3 / ms_per_frame(B), io = n * 1e3 / ms_per_frame(O), ic = n * 1e3 / ms_per_frame(C);
+        printf("| %u | %.1f %% | %.2f | %.2f | %.3f | %.3f | %.3f | %.2f | %.3f, %.3f |\n", n, frac * 100, ib / 1e6,
+               io / 1e6, io / ib, B.gpu_b_ms, O.gpu_b_ms, ic / 1e6, C.gpu_a_ms, C.gpu_b_ms);
+        snprintf(lines[k], sizeof lines[k],
+                 "BENCH throughput_%u_baseline %.0f inst/s\nBENCH throughput_%u_orrery %.0f inst/s\n"
+                 "BENCH throughput_%u_ratio %.4f x\nBENCH throughput_%u_baseline_gpu_ms %.4f ms\n"
+                 "BENCH throughput_%u_orrery_gpu_render_ms %.4f ms\nBENCH throughput_%u_orrery_culled %.0f inst/s\n"
+                 "BENCH throughput_%u_orrery_culled_cull_ms %.4f ms\n",
+                 n, ib, n, io, n, io / ib, n, B.gpu_b_ms, n, O.gpu_b_ms, n, ic, n, C.gpu_a_ms);
+        orr_engine_wait_idle(e);
+        orr_scene_destroy(plain.s);
+        orr_scene_destroy(culled.s);
+        free(mats);
+    }
+    for (int k = 0; k < 2; k++)
+        printf("\n%u instances: pixels differing by more than 2/255 between Orrery and baseline: %.3f %%; pixels "
+               "covered by cubes: %.1f %%", o->sizes[k], pixel_notes[k][0], pixel_notes[k][1]);
+    printf("\n\n%s%s", lines[0], lines[1]);
+    orr_engine_destroy(e);
+}
+
+/* ---- 2. culling and 3. updates --------------------------------------------------------------- */
+
+typedef struct mover {
+    orr_scene *s;
+    orr_mesh mesh;
+    const float *mats;
+    uint32_t n, k;
+} mover;
+
+static void move_some(void *user, int frame) {
+    mover *m = user;
+    for (uint32_t j = 0; j < m->k; j++) {
+        uint32_t i = rng() % m->n;
+        orr_mat4f x;
+        memcpy(x.m, m->mats + (size_t)i * 16, sizeof x.m);
+        x.m[13] += 0.25f * (float)((frame + (int)j) % 4);
+        orr_instances_set_matrix(m->s, m->mesh, i, x);
+    }
+}
+
+/* Camera above the field looking down at 60°-ish, height bisected so that
+ * `target` of the instances are in view. */
+static double aim_at_fraction(bench_scene *b, const float *mats, uint32_t n, double extent, double aspect, double target) {
+    double lo = 1.0, hi = extent * 4, frac = 0;
+    for (int it = 0; it < 40; it++) {
+        double h = 0.5 * (lo + hi);
+        place_camera(b, (orr_dvec3){0, h, -0.6 * h}, (orr_dvec3){0, 0, 0}, 1.0, 1e5);
+        frac = fraction_in_view(b, mats, n, aspect);
+        if (fabs(frac - target) < 0.002) break;
+        if (frac < target) lo = h;
+        else hi = h;
+    }
+    return frac;
+}
+
+static void bench_cull_update(const opts *o, bool do_cull, bool do_update) {
+    orr_engine *e = make_engine(o);
+    double aspect = (double)o->w / o->h, extent;
+    uint32_t n = o->cull_n;
+    float *mats = grid2d(n, &extent);
+    bench_scene off = make_scene(e, mats, n, false), on = make_scene(e, mats, n, true);
+    double frac = aim_at_fraction(&off, mats, n, extent, aspect, 0.10);
+    orr_dvec3 p = orr_camera_get_position(off.s, off.cam);
+    place_camera(&on, p, (orr_dvec3){0, 0, 0}, 1.0, 1e5);
+    double frac_on = fraction_in_view(&on, mats, n, aspect);
+    if (do_cull) {
+        block Off = {0}, On = {0};
+        for (int rep = 0; rep < 2; rep++) {
+            add(&Off, run_orrery(e, off.s, o->warm, o->frames, NULL, NULL));
+            add(&On, run_orrery(e, on.s, o->warm, o->frames, NULL, NULL));
+        }
+        double su = ms_per_frame(Off) / ms_per_frame(On);
+        double gpu_off = Off.gpu_a_ms + Off.gpu_b_ms, gpu_on = On.gpu_a_ms + On.gpu_b_ms;
+        double per_m = On.gpu_a_ms * 1e6 / n;
+        printf("\n## Culling: %u instances on a ground field, camera height %.1f, %.2f %% in view (CPU count; %.2f %% for "
+               "the culled scene's camera), %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
+               n, p.y, frac * 100, frac_on * 100, o->w, o->h, o->msaa, o->frames, device_name);
+        printf("| culling | ms/frame (wall) | GPU cull pass ms | GPU render ms | GPU cull + render ms |\n|---|---|---|---|---|\n");
+        printf("| off | %.3f | %.3f | %.3f | %.3f |\n", ms_per_frame(Off), Off.gpu_a_ms, Off.gpu_b_ms, gpu_off);
+        printf("| on | %.3f | %.3f | %.3f | %.3f |\n", ms_per_frame(On), On.gpu_a_ms, On.gpu_b_ms, gpu_on);
+        printf("\nspeed-up (wall) %.2fx, speed-up (GPU timestamps) %.2fx, cull pass %.4f ms per million instances\n\n", su,
+               gpu_off / gpu_on, per_m);
+        printf("BENCH cull_fraction_in_view %.4f x\nBENCH cull_pass_ms_per_million %.4f ms\n", frac, per_m);
+        printf("BENCH cull_frame_ms_off %.4f ms\nBENCH cull_frame_ms_on %.4f ms\n", ms_per_frame(Off), ms_per_frame(On));
+        printf("BENCH cull_speedup_wall %.3f x\nBENCH cull_speedup_gpu %.3f x\n", su, gpu_off / gpu_on);
+    }
+    if (do_update) {
+        mover mv = {on.s, on.mesh, mats, n, n / 100};
+        block St = {0}, Mv = {0};
+        for (int rep = 0; rep < 2; rep++) {
+            add(&St, run_orrery(e, on.s, o->warm, o->frames, NULL, NULL));
+            add(&Mv, run_orrery(e, on.s, o->warm, o->frames, move_some, &mv));
+        }
+        printf("\n## Updates: %u of %u instances moved per frame (orr_instances_set_matrix, random indices), culled field "
+               "as above, %d frames x 2 blocks, device %s\n\n",
+               mv.k, n, o->frames, device_name);
+        printf("| frame | instance bytes/frame | all bytes/frame | ms/frame (wall) | CPU ms set_matrix | CPU ms render |"
+               " GPU uploads + cull ms | GPU render ms |\n|---|---|---|---|---|---|---|---|\n");
+        printf("| no updates | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", St.bytes_inst, St.bytes,
+               ms_per_frame(St), St.pre_cpu_ms, St.cpu_ms, St.gpu_a_ms, St.gpu_b_ms);
+        printf("| 1 %% moved | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", Mv.bytes_inst, Mv.bytes,
+               ms_per_frame(Mv), Mv.pre_cpu_ms, Mv.cpu_ms, Mv.gpu_a_ms, Mv.gpu_b_ms);
+        printf("\nBENCH update_bytes_per_frame %.0f B\nBENCH update_bytes_per_frame_static %.0f B\n", Mv.bytes_inst,
+               St.bytes_inst);
+        printf("BENCH update_frame_ms %.4f ms\nBENCH update_frame_ms_static %.4f ms\n", ms_per_frame(Mv), ms_per_frame(St));
+        printf("BENCH update_cpu_render_ms %.4f ms\nBENCH update_cpu_set_matrix_ms %.4f ms\n", Mv.cpu_ms, Mv.pre_cpu_ms);
+        printf("BENCH update_gpu_upload_cull_ms %.4f ms\nBENCH update_gpu_upload_cull_ms_static %.4f ms\n", Mv.gpu_a_ms,
+               St.gpu_a_ms);
+    }
+    orr_engine_wait_idle(e);
+    free(mats);
+    orr_engine_destroy(e);
+}
+
+/* ---- 4. CPU time, many instanced meshes -------------------------------------------------------- */
+
+static void bench_cpu(const opts *o) {
+    orr_engine *e = make_engine(o);
+    orr_scene *s;
+    if (orr_scene_create(e, NULL, &s) != ORR_OK) die("scene", e);
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = light_dir});
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = diffuse, .diffuse_set = true});
+    uint32_t M = o->cpu_meshes, K = o->cpu_inst, side = 1, ks = 1;
+    while (side * side < M) side++;
+    while (ks * ks < K) ks++;
+    double cell = ks * 2.0 + 2.0;
+    float *mats = grid2d(K, &(double){0});
+    for (uint32_t i = 0; i < M; i++) {
+        orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m,
+                                                           .position = {(i % side - side * 0.5) * cell, 0,
+                                                                        (i / side - side * 0.5) * cell}});
+        if (orr_instances_set(s, mesh, mats, K) != ORR_OK) die("instances", e);
+    }
+    orr_geometry_free(&g);
+    double ext = side * cell;
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, ext * 0.9, -ext * 0.9}, .target_set = true,
+                                                       .fov = 0.8, .near = 1, .far = 1e5});
+    block b = run_orrery(e, s, o->warm, o->frames, NULL, NULL);
+    orr_stats st = orr_query_stats(e);
+    printf("\n## CPU: static scene of %u instanced meshes x %u thin instances, %d frames, device %s\n\n", M, K, o->frames,
+           device_name);
+    printf("| CPU ms per orr_engine_render (median, thread time) | ms/frame (wall) | draws | records | replays |"
+           " GPU render ms |\n|---|---|---|---|---|---|\n");
+    printf("| %.4f | %.3f | %u | %u | %u | %.3f |\n", b.cpu_ms, ms_per_frame(b), st.draws, b.records, b.replays, b.gpu_b_ms);
+    printf("\nBENCH cpu_render_ms %.4f ms\nBENCH cpu_records %u n\nBENCH cpu_replays %u n\n", b.cpu_ms, b.records, b.replays);
+    free(mats);
+    orr_engine_destroy(e);
+}
+
+/* ---- main ---------------------------------------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+    opts o = {.sizes = {100000, 1000000}, .cull_n = 1000000, .cpu_meshes = 1000, .cpu_inst = 100,
+              .frames = 150, .warm = 10, .w = 1920, .h = 1080, .msaa = 4, .only = "throughput,cull,update,cpu"};
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--quick")) {
+            o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10;
+            o.frames = 8, o.warm = 2, o.w = 640, o.h = 360;
+        } else if (!strcmp(argv[i], "--unlit")) {
+            unlit = true;
+        }
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick") || !strcmp(argv[i], "--unlit")) continue;
+        if (i + 1 >= argc) break;
+        if (!strcmp(argv[i], "--sizes")) sscanf(argv[++i], "%u,%u", &o.sizes[0], &o.sizes[1]);
+        else if (!strcmp(argv[i], "--cull")) o.cull_n = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cpu")) sscanf(argv[++i], "%ux%u", &o.cpu_meshes, &o.cpu_inst);
+        else if (!strcmp(argv[i], "--frames")) o.frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warm")) o.warm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size")) sscanf(argv[++i], "%ux%u", &o.w, &o.h);
+        else if (!strcmp(argv[i], "--msaa")) o.msaa = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only")) snprintf(o.only, sizeof o.only, "%s", argv[++i]);
+    }
+    printf("# bench_instances: sizes %u, %u; field %u; CPU scene %u x %u; %ux%u MSAA %u; %d frames, %d warm-up; %s\n",
+           o.sizes[0], o.sizes[1], o.cull_n, o.cpu_meshes, o.cpu_inst, o.w, o.h, o.msaa, o.frames, o.warm,
+           unlit ? "unlit (flat colour)" : "lit (one directional light, diffuse + specular)");
+    fflush(stdout);
+    if (strstr(o.only, "throughput")) bench_throughput(&o), fflush(stdout);
+    bool c = strstr(o.only, "cull") != NULL, u = strstr(o.only, "update") != NULL;
+    if (c || u) bench_cull_update(&o, c, u), fflush(stdout);
+    if (strstr(o.only, "cpu")) bench_cpu(&o), fflush(stdout);
+    return 0;
+}
