@@ -28,26 +28,34 @@ layout(location = 3) out vec4 v_color;
 layout(location = 4) out vec3 v_view;
 
 void main() {
-    OrriObject o = objects[pc.object];
+    // Field reads, not a copy of the whole object record: the vertex stage
+    // needs two matrices of it.
+    mat4 ow = objects[pc.object].world;
+    mat3 on = mat3(objects[pc.object].normal_matrix);
 #ifdef ORR_INSTANCED
-    mat4 world = o.world * mat4(world0, world1, world2, world3);
-    // Inverse-transpose of the upper 3×3 up to a positive scale: the cofactor
-    // matrix, signed by the determinant so mirrored instances keep their normals.
-    mat3 m = mat3(world);
+    // final world = mesh world · instance world, applied as two products on
+    // the point (cheaper than forming the matrix per vertex). Normals: the
+    // inverse-transpose of a product is the product of inverse-transposes;
+    // the instance's is its cofactor matrix up to a positive scale, signed by
+    // its determinant so mirrored instances keep their normals.
+    mat4 inst = mat4(world0, world1, world2, world3);
+    vec4 world_pos = ow * (inst * vec4(in_position, 1.0));
+    mat3 m = mat3(inst);
     mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     float det = dot(m[0], cof[0]);
-    vec3 normal_w = (det < 0.0 ? -1.0 : 1.0) * (cof * in_normal);
+    vec3 normal_w = on * ((det < 0.0 ? -1.0 : 1.0) * (cof * in_normal));
     vec4 color = in_color * instanceColor;
 #else
-    mat4 world = o.world;
-    vec3 normal_w = mat3(o.normal_matrix) * in_normal;
+    vec4 world_pos = ow * vec4(in_position, 1.0);
+    vec3 normal_w = on * in_normal;
     vec4 color = in_color;
 #endif
-    vec4 world_pos = world * vec4(in_position, 1.0);
     v_position = world_pos.xyz;
     v_normal = normalize(normal_w);
     v_uv = in_uv;
     v_color = color;
-    v_view = (scene.view * world_pos).xyz;
+    // Fog distance: |view · p| = |p − eye| for a rigid view (Babylon.js uses
+    // the view-space vector; its length is the same).
+    v_view = world_pos.xyz - scene.eye.xyz;
     gl_Position = scene.view_projection * world_pos;
 }

@@ -92,17 +92,41 @@ orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_inst
     return ORR_OK;
 }
 
+/* All dirty ranges of one stream go through one staging allocation and one
+ * vkCmdCopyBuffer with a region per range: scattered updates (1 % of a
+ * million instances) cost one command, not one per range. */
 static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances *t, int stream,
                                 VkCommandBuffer cmd, uint64_t *bytes) {
-    const float *src = stream == ORRI_THIN_MATRICES ? t->matrices : t->colors;
+    const uint8_t *src = (const uint8_t *)(stream == ORRI_THIN_MATRICES ? t->matrices : t->colors);
     uint32_t stride = stream == ORRI_THIN_MATRICES ? 64 : 16;
-    uint32_t cursor = 0;
+    uint32_t cursor = 0, nranges = 0;
+    VkDeviceSize total = 0;
     orri_thin_range range;
     while (src && orri_thin_dirty_next(t, stream, &cursor, &range)) {
-        VkDeviceSize off = (VkDeviceSize)range.begin * stride, size = (VkDeviceSize)(range.end - range.begin) * stride;
-        orr_result r = orri_buffer_upload(&e->gpu, cmd, dst, off, (const uint8_t *)src + off, size);
+        nranges++;
+        total += (VkDeviceSize)(range.end - range.begin) * stride;
+    }
+    orr_result r = ORR_OK;
+    if (nranges) {
+        VkBufferCopy *regions = orri_alloc(&e->base.ctx.allocator, nranges * sizeof *regions);
+        VkDeviceSize staged = 0;
+        void *ptr = NULL;
+        if (!regions) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance upload regions");
+        if (r == ORR_OK) r = orri_staging_alloc(&e->gpu, total, &staged, &ptr);
+        for (uint32_t k = 0, c2 = 0; r == ORR_OK && orri_thin_dirty_next(t, stream, &c2, &range); k++) {
+            VkDeviceSize off = (VkDeviceSize)range.begin * stride, size = (VkDeviceSize)(range.end - range.begin) * stride;
+            memcpy((uint8_t *)ptr, src + off, size);
+            regions[k] = (VkBufferCopy){staged, off, size};
+            ptr = (uint8_t *)ptr + size, staged += size;
+        }
+        if (r == ORR_OK) {
+            vkCmdCopyBuffer(cmd, e->gpu.frames[e->gpu.frame_index].staging.buffer, dst->buffer, nranges, regions);
+            e->gpu.bytes_uploaded += total;
+            e->gpu.bytes_uploaded_total += total;
+            *bytes += total;
+        }
+        orri_free(&e->base.ctx.allocator, regions);
         if (r != ORR_OK) return r;
-        *bytes += size;
     }
     orri_thin_dirty_clear(t, stream);
     return ORR_OK;

@@ -567,8 +567,9 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
             e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
         } else if (only_camera) {
             /* Only the eye moved: the eye-relative translation is all that changes. */
-            orr_mat4f w = e->lw->pack_mesh_world(world, cell, &fv->eye_w);
-            memcpy(&objects[i].world.m[12], &w.m[12], 3 * sizeof(float));
+            orr_dvec3 t = e->lw->relative_point(orr_dmat4_get_translation(*world), cell, &fv->eye_w);
+            orr_vec4f p = orri_pack_position(t, 1);
+            objects[i].world.m[12] = p.x, objects[i].world.m[13] = p.y, objects[i].world.m[14] = p.z;
             e->gpu.bytes_uploaded += 3 * sizeof(float);
         } else {
             pack_object(e, fv, s, world, n, m, &objects[i]);
