@@ -2,7 +2,9 @@
 // world normal through the inverse-transpose, UV, vertex colour, fog distance.
 // Included by standard.vert and, with ORR_INSTANCED, standard_instanced.vert:
 // thin instances add world0..world3 (locations 4..7) and instanceColor (8);
-// final world = mesh world · instance world (seeds/003).
+// final world = mesh world · instance world (seeds/003). ORR_LEAN (no diffuse
+// texture, no vertex colours: the common case) drops the UV and vertex-colour
+// attributes and interpolants, which bound small-triangle throughput.
 #include "gpu_types.h"
 
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
@@ -11,8 +13,10 @@ layout(push_constant) uniform Push { uint object; } pc;
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
+#ifndef ORR_LEAN
 layout(location = 2) in vec2 in_uv;
 layout(location = 3) in vec4 in_color;
+#endif
 #ifdef ORR_INSTANCED
 layout(location = 4) in vec4 world0;
 layout(location = 5) in vec4 world1;
@@ -23,9 +27,12 @@ layout(location = 8) in vec4 instanceColor;
 
 layout(location = 0) out vec3 v_position;
 layout(location = 1) out vec3 v_normal;
+#ifndef ORR_LEAN
 layout(location = 2) out vec2 v_uv;
+#endif
+#if !defined(ORR_LEAN) || defined(ORR_INSTANCED)
 layout(location = 3) out vec4 v_color;
-layout(location = 4) out vec3 v_view;
+#endif
 
 void main() {
     // Field reads, not a copy of the whole object record: the vertex stage
@@ -44,18 +51,25 @@ void main() {
     mat3 cof = mat3(cross(m[1], m[2]), cross(m[2], m[0]), cross(m[0], m[1]));
     float det = dot(m[0], cof[0]);
     vec3 normal_w = on * ((det < 0.0 ? -1.0 : 1.0) * (cof * in_normal));
+#ifdef ORR_LEAN
+    vec4 color = instanceColor;
+#else
     vec4 color = in_color * instanceColor;
+#endif
 #else
     vec4 world_pos = ow * vec4(in_position, 1.0);
     vec3 normal_w = on * in_normal;
+#ifndef ORR_LEAN
     vec4 color = in_color;
+#endif
 #endif
     v_position = world_pos.xyz;
     v_normal = normalize(normal_w);
+#ifndef ORR_LEAN
     v_uv = in_uv;
+#endif
+#if !defined(ORR_LEAN) || defined(ORR_INSTANCED)
     v_color = color;
-    // Fog distance: |view · p| = |p − eye| for a rigid view (Babylon.js uses
-    // the view-space vector; its length is the same).
-    v_view = world_pos.xyz - scene.eye.xyz;
+#endif
     gl_Position = scene.view_projection * world_pos;
 }

@@ -15,6 +15,10 @@
 
 extern const uint32_t orri_spv_standard_vert[], orri_spv_standard_frag[], orri_spv_standard_instanced_vert[];
 extern const size_t orri_spv_standard_vert_size, orri_spv_standard_frag_size, orri_spv_standard_instanced_vert_size;
+extern const uint32_t orri_spv_standard_lean_vert[], orri_spv_standard_lean_frag[], orri_spv_standard_lean_instanced_vert[],
+    orri_spv_standard_lean_instanced_frag[];
+extern const size_t orri_spv_standard_lean_vert_size, orri_spv_standard_lean_frag_size,
+    orri_spv_standard_lean_instanced_vert_size, orri_spv_standard_lean_instanced_frag_size;
 extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[];
 extern const size_t orri_spv_cull_comp_size, orri_spv_cull_planet_comp_size;
 
@@ -100,6 +104,13 @@ orr_result orri_pipelines_init(orr_engine *e) {
     if (r == ORR_OK)
         r = make_module(gpu, orri_spv_standard_instanced_vert, orri_spv_standard_instanced_vert_size,
                         "standard_instanced.vert", &e->std_inst_vert);
+#define LEAN(name, field) \
+    if (r == ORR_OK) r = make_module(gpu, orri_spv_##name, orri_spv_##name##_size, #name, &e->field)
+    LEAN(standard_lean_vert, std_lean_vert);
+    LEAN(standard_lean_frag, std_lean_frag);
+    LEAN(standard_lean_instanced_vert, std_lean_inst_vert);
+    LEAN(standard_lean_instanced_frag, std_lean_inst_frag);
+#undef LEAN
     if (r == ORR_OK) r = cull_pipeline(e);
     return r;
 }
@@ -111,6 +122,9 @@ void orri_pipelines_deinit(orr_engine *e) {
     if (e->std_vert) vkDestroyShaderModule(d, e->std_vert, NULL);
     if (e->std_frag) vkDestroyShaderModule(d, e->std_frag, NULL);
     if (e->std_inst_vert) vkDestroyShaderModule(d, e->std_inst_vert, NULL);
+    VkShaderModule lean[] = {e->std_lean_vert, e->std_lean_frag, e->std_lean_inst_vert, e->std_lean_inst_frag};
+    for (int i = 0; i < 4; i++)
+        if (lean[i]) vkDestroyShaderModule(d, lean[i], NULL);
     if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
     if (e->cull_planet_pipeline) vkDestroyPipeline(d, e->cull_planet_pipeline, NULL);
     if (e->cull_layout) vkDestroyPipelineLayout(d, e->cull_layout, NULL);
@@ -127,6 +141,7 @@ typedef struct pipeline_desc {
     bool cull, blend;
     bool instanced;        /* + world0..3 (4..7) and instanceColor (8), per instance */
     bool no_instance_color; /* instanced without location 8 */
+    bool lean;             /* without UV (2) and vertex colour (3) */
     const char *label;
 } pipeline_desc;
 
@@ -140,13 +155,22 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         {2, 8, VK_VERTEX_INPUT_RATE_VERTEX}, {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
         {4, 64, VK_VERTEX_INPUT_RATE_INSTANCE}, {5, 16, VK_VERTEX_INPUT_RATE_INSTANCE},
     };
-    VkVertexInputAttributeDescription attrs[] = {
+    const VkVertexInputAttributeDescription all[] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
         {2, 2, VK_FORMAT_R32G32_SFLOAT, 0}, {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
         {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {5, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
         {6, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {7, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
         {8, 5, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
     };
+    /* Only the locations the shaders consume. */
+    VkVertexInputAttributeDescription attrs[9];
+    uint32_t nattrs = 0;
+    for (uint32_t i = 0; i < 9; i++) {
+        if (p->lean && (i == 2 || i == 3)) continue;
+        if (!p->instanced && i >= 4) continue;
+        if (p->no_instance_color && i == 8) continue;
+        attrs[nattrs++] = all[i];
+    }
     VkPipelineColorBlendAttachmentState blend = {
         .blendEnable = p->blend,
         /* Babylon.js ALPHA_COMBINE: rgb = src·a + dst·(1 − a), alpha = src + dst·(1 − a)... */
@@ -174,8 +198,7 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
             .vertexBindingDescriptionCount = p->instanced ? 6 : 4, .pVertexBindingDescriptions = bindings,
-            .vertexAttributeDescriptionCount = p->instanced ? (p->no_instance_color ? 8 : 9) : 4,
-            .pVertexAttributeDescriptions = attrs},
+            .vertexAttributeDescriptionCount = nattrs, .pVertexAttributeDescriptions = attrs},
         .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
             .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
@@ -226,12 +249,15 @@ VkFrontFace orri_front_face(bool mirrored) {
     return ccw ? VK_FRONT_FACE_COUNTER_CLOCKWISE : VK_FRONT_FACE_CLOCKWISE;
 }
 
-orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, VkPipeline *out) {
-    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u);
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, VkPipeline *out) {
+    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (lean ? 8u : 0u);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++)
         if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
-    pipeline_desc p = {instanced ? e->std_inst_vert : e->std_vert, e->std_frag, e->std_layout, cull, blend, instanced,
-                       false, instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
+    VkShaderModule vert = lean ? (instanced ? e->std_lean_inst_vert : e->std_lean_vert)
+                               : (instanced ? e->std_inst_vert : e->std_vert);
+    VkShaderModule frag = lean ? (instanced ? e->std_lean_inst_frag : e->std_lean_frag) : e->std_frag;
+    pipeline_desc p = {vert, frag, e->std_layout, cull, blend, instanced, false, lean,
+                       instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
     orr_result r = build_pipeline(e, &p, out);
     if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
     return r;
@@ -278,13 +304,13 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     if (r == ORR_OK) r = make_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
     if (r == ORR_OK) r = make_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
-        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, false, false, m->label};
+        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, false, false, false, m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
     if (r == ORR_OK && sm->inst_vert_spv) {
         r = make_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
         pipeline_desc p = {ivert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, true,
-                           sm->ignore_instance_colors, m->label};
+                           sm->ignore_instance_colors, false, m->label};
         if (r == ORR_OK) r = build_pipeline(e, &p, &g->pipeline_inst);
     }
     if (ivert) vkDestroyShaderModule(e->gpu.device, ivert, NULL);

@@ -62,6 +62,7 @@ struct orr_engine {
     VkShaderModule std_vert, std_frag;
     orri_std_variant std_pipelines[16];
     VkShaderModule std_inst_vert;
+    VkShaderModule std_lean_vert, std_lean_frag, std_lean_inst_vert, std_lean_inst_frag; /* no UV / vertex colour */
     VkDescriptorSetLayout cull_set_layout;
     VkPipelineLayout cull_layout;
     VkPipeline cull_pipeline, cull_planet_pipeline;
@@ -217,7 +218,8 @@ void orri_timing_write(orr_engine *e, VkCommandBuffer cmd, uint32_t index, VkPip
 /* pipelines.c */
 orr_result orri_pipelines_init(orr_engine *e);
 void orri_pipelines_deinit(orr_engine *e);
-orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, VkPipeline *out);
+/* lean: the material has no diffuse texture and the mesh no vertex colours. */
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, VkPipeline *out);
 VkFrontFace orri_front_face(bool mirrored);
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out);
 void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);
