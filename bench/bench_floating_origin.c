@@ -32,23 +32,29 @@ static orr_scene *build(orr_engine *e, int n, orr_camera *cam) {
     const double o = 5e6;
     int side = 1;
     while (side * side < n) side++;
-    *cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 0.8, .beta = 1.0, .radius = side * 2.0,
-                                                                 .target = {o, 0, o}, .near = 0.5, .far = side * 10.0});
+    *cam = orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = 0.8, .beta = 1.0, .radius = side * 2.0, .target = {o, 0, o}, .near = 0.5, .far = side * 10.0});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {o, 10, o}});
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
     orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {0.8, 0.5, 0.3}});
     for (int i = 0; i < n; i++)
-        orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m,
-                                            .position = {o + (i % side - side / 2) * 2.0, 0, o + (i / side - side / 2) * 2.0}});
+        orr_mesh_create(
+            s, &(orr_mesh_desc){.geometry = &g,
+                                .material = m,
+                                .position = {o + (i % side - side / 2) * 2.0, 0, o + (i / side - side / 2) * 2.0}});
     orr_geometry_free(&g);
     return s;
 }
 
 static double run(bool fo, bool moving, int n, int frames, uint32_t w, uint32_t h, const char **device) {
     orr_engine *e;
-    orr_engine_desc d = {.width = w, .height = h, .msaa = 4, .validation = ORR_VALIDATION_OFF,
+    orr_engine_desc d = {.width = w,
+                         .height = h,
+                         .msaa = 4,
+                         .validation = ORR_VALIDATION_OFF,
                          .floating_origin = fo ? &orr_floating_origin : NULL};
     if (orr_engine_create(&d, &e) != ORR_OK) {
         fprintf(stderr, "%s\n", orr_engine_last_error(NULL));
@@ -83,9 +89,12 @@ int main(int argc, char **argv) {
     int n = 10000, frames = 200;
     uint32_t w = 640, h = 360;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--meshes") && i + 1 < argc) n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc) sscanf(argv[++i], "%ux%u", &w, &h);
+        if (!strcmp(argv[i], "--meshes") && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            sscanf(argv[++i], "%ux%u", &w, &h);
     }
     const char *dev = "";
     /* Interleave on/off so drift in machine load hits both alike. */

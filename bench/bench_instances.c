@@ -101,8 +101,11 @@ static char device_buf[256];
 
 static orr_engine *make_engine(const opts *o) {
     orr_engine *e;
-    orr_engine_desc d = {.width = o->w, .height = o->h, .msaa = o->msaa, /* validation: ORR_VALIDATION=1 */
-                         .frames_in_flight = 2, .gpu_timing = true};
+    orr_engine_desc d = {.width = o->w,
+                         .height = o->h,
+                         .msaa = o->msaa, /* validation: ORR_VALIDATION=1 */
+                         .frames_in_flight = 2,
+                         .gpu_timing = true};
     if (orr_engine_create(&d, &e) != ORR_OK) die("engine", NULL);
     snprintf(device_buf, sizeof device_buf, "%s", orr_engine_device_info(e).name);
     device_name = device_buf;
@@ -129,14 +132,16 @@ static bench_scene make_scene(orr_engine *e, const float *mats, uint32_t n, bool
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
     orr_material m = orr_standard_material_create(
-        b.s, &(orr_standard_material_desc){.diffuse = diffuse, .diffuse_set = true, .disable_lighting = unlit,
-                                            .emissive = unlit ? diffuse : (orr_color3){0, 0, 0}});
+        b.s, &(orr_standard_material_desc){.diffuse = diffuse,
+                                           .diffuse_set = true,
+                                           .disable_lighting = unlit,
+                                           .emissive = unlit ? diffuse : (orr_color3){0, 0, 0}});
     b.mesh = orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = &g, .material = m});
     orr_geometry_free(&g);
     if (orr_instances_set(b.s, b.mesh, mats, n) != ORR_OK) die("instances", e);
     orr_instances_enable_gpu_culling(b.s, b.mesh, culled);
-    b.cam = orr_camera_create_free(b.s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target_set = true,
-                                                                 .fov = 0.8, .near = 1, .far = 1e5});
+    b.cam = orr_camera_create_free(
+        b.s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target_set = true, .fov = 0.8, .near = 1, .far = 1e5});
     return b;
 }
 
@@ -149,8 +154,8 @@ static void place_camera(bench_scene *b, orr_dvec3 pos, orr_dvec3 target, double
 /* Fraction of instance bounding spheres inside the camera frustum (the GPU
  * culler's test, conservative: touching counts). */
 static double fraction_in_view(bench_scene *b, const float *mats, uint32_t n, double aspect) {
-    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(b->s, b->cam, aspect),
-                                 orr_camera_get_view_matrix(b->s, b->cam));
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(b->s, b->cam, aspect), orr_camera_get_view_matrix(b->s, b->cam));
     orr_frustum f = orr_frustum_from_matrix(vp);
     orr_dsphere local = orr_mesh_get_local_sphere(b->s, b->mesh);
     uint32_t in = 0;
@@ -256,24 +261,33 @@ static void baseline_create(baseline *b, orr_engine *e, bench_scene *sc, const f
     upload(b, &b->inst, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, mats, (size_t)n * 64, "baseline instances");
 
     VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                   .codeSize = sizeof baseline_vert_spv, .pCode = baseline_vert_spv};
+                                   .codeSize = sizeof baseline_vert_spv,
+                                   .pCode = baseline_vert_spv};
     vkok(vkCreateShaderModule(dev, &mi, NULL, &b->vs), "vertex module");
     mi.codeSize = sizeof baseline_frag_spv, mi.pCode = baseline_frag_spv;
     vkok(vkCreateShaderModule(dev, &mi, NULL, &b->fs), "fragment module");
     VkPushConstantRange pr = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push)};
     VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                     .pushConstantRangeCount = 1, .pPushConstantRanges = &pr};
+                                     .pushConstantRangeCount = 1,
+                                     .pPushConstantRanges = &pr};
     vkok(vkCreatePipelineLayout(dev, &li, NULL, &b->layout), "pipeline layout");
 
     VkPipelineShaderStageCreateInfo stages[] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = b->vs, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = b->fs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = b->vs,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = b->fs,
+         .pName = "main"},
     };
-    VkVertexInputBindingDescription bindings[] = {
-        {0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    VkVertexInputBindingDescription bindings[] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                  {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                  {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
     VkVertexInputAttributeDescription attrs[] = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
-        {2, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {3, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {2, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {3, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
         {4, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {5, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 48}};
     VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
     VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
@@ -281,30 +295,47 @@ static void baseline_create(baseline *b, orr_engine *e, bench_scene *sc, const f
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .pNext = &(VkPipelineRenderingCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                                  .colorAttachmentCount = 1, .pColorAttachmentFormats = &cf,
+                                                  .colorAttachmentCount = 1,
+                                                  .pColorAttachmentFormats = &cf,
                                                   .depthAttachmentFormat = ORRI_DEPTH_FORMAT},
         .stageCount = 2,
         .pStages = stages,
-        .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, .vertexBindingDescriptionCount = 3,
-            .pVertexBindingDescriptions = bindings, .vertexAttributeDescriptionCount = 6, .pVertexAttributeDescriptions = attrs},
-        .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
-        .pViewportState = &(VkPipelineViewportStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
-        .pRasterizationState = &(VkPipelineRasterizationStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
-            .cullMode = VK_CULL_MODE_BACK_BIT, .frontFace = orri_front_face(false), .lineWidth = 1.0f},
-        .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
-        .pDepthStencilState = &(VkPipelineDepthStencilStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO, .depthTestEnable = VK_TRUE,
-            .depthWriteEnable = VK_TRUE, .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
-        .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
-        .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn},
+        .pVertexInputState =
+            &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                                                    .vertexBindingDescriptionCount = 3,
+                                                    .pVertexBindingDescriptions = bindings,
+                                                    .vertexAttributeDescriptionCount = 6,
+                                                    .pVertexAttributeDescriptions = attrs},
+        .pInputAssemblyState =
+            &(VkPipelineInputAssemblyStateCreateInfo){.sType =
+                                                          VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .pViewportState =
+            &(VkPipelineViewportStateCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
+        .pRasterizationState = &(
+            VkPipelineRasterizationStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                    .polygonMode = VK_POLYGON_MODE_FILL,
+                                                    .cullMode = VK_CULL_MODE_BACK_BIT,
+                                                    .frontFace = orri_front_face(false),
+                                                    .lineWidth = 1.0f},
+        .pMultisampleState =
+            &(VkPipelineMultisampleStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                    .rasterizationSamples =
+                                                        e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
+        .pDepthStencilState = &(
+            VkPipelineDepthStencilStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+                                                   .depthTestEnable = VK_TRUE,
+                                                   .depthWriteEnable = VK_TRUE,
+                                                   .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
+        .pColorBlendState =
+            &(VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                   .attachmentCount = 1,
+                                                   .pAttachments = &blend},
+        .pDynamicState =
+            &(VkPipelineDynamicStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                                .dynamicStateCount = 2,
+                                                .pDynamicStates = dyn},
         .layout = b->layout,
     };
     vkok(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &b->pipe), "pipeline");
@@ -313,14 +344,16 @@ static void baseline_create(baseline *b, orr_engine *e, bench_scene *sc, const f
                                   .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                   .queueFamilyIndex = b->gpu->queue_family};
     vkok(vkCreateCommandPool(dev, &pi, NULL, &b->pool), "command pool");
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = b->pool,
-                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 2};
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = b->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                      .commandBufferCount = 2};
     vkok(vkAllocateCommandBuffers(dev, &ai, b->cmd), "command buffers");
     for (int i = 0; i < 2; i++) {
         VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT};
         vkok(vkCreateFence(dev, &fi, NULL, &b->fence[i]), "fence");
-        VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
-                                    .queryCount = 2};
+        VkQueryPoolCreateInfo qi = {
+            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2};
         vkok(vkCreateQueryPool(dev, &qi, NULL, &b->qp[i]), "query pool");
     }
     /* The same view-projection, eye and light as the Orrery scene. */
@@ -387,14 +420,19 @@ static double baseline_frame(baseline *b) {
         .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
         .clearValue.depthStencil = {0.0f, 0},
     };
-    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO, .renderArea = {{0, 0}, {e->width, e->height}},
-                          .layerCount = 1, .colorAttachmentCount = 1, .pColorAttachments = &color, .pDepthAttachment = &depth};
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {e->width, e->height}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &color,
+                          .pDepthAttachment = &depth};
     vkCmdBeginRendering(cmd, &ri);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, b->pipe);
     VkViewport vp = {0, (float)e->height, (float)e->width, -(float)e->height, 0, 1};
     vkCmdSetViewport(cmd, 0, 1, &vp);
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {e->width, e->height}});
-    vkCmdPushConstants(cmd, b->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &b->pc);
+    vkCmdPushConstants(cmd, b->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push),
+                       &b->pc);
     VkBuffer vbs[3] = {b->pos.buffer, b->nrm.buffer, b->inst.buffer};
     VkDeviceSize offs[3] = {0, 0, 0};
     vkCmdBindVertexBuffers(cmd, 0, 3, vbs, offs);
@@ -432,13 +470,13 @@ static void baseline_destroy(baseline *b) {
 
 typedef struct block {
     int frames;
-    double wall_ms;       /* whole block, frames waited for */
-    double cpu_ms;        /* median thread CPU per orr_engine_render */
-    double pre_cpu_ms;    /* median thread CPU of the per-frame hook */
-    double gpu_a_ms;      /* median: cull pass (Orrery) */
-    double gpu_b_ms;      /* median: render pass (Orrery) / whole frame (baseline) */
-    double bytes_inst;    /* mean orr_stats.bytes_uploaded_instances per frame */
-    double bytes;         /* mean orr_stats.bytes_uploaded per frame */
+    double wall_ms;    /* whole block, frames waited for */
+    double cpu_ms;     /* median thread CPU per orr_engine_render */
+    double pre_cpu_ms; /* median thread CPU of the per-frame hook */
+    double gpu_a_ms;   /* median: cull pass (Orrery) */
+    double gpu_b_ms;   /* median: render pass (Orrery) / whole frame (baseline) */
+    double bytes_inst; /* mean orr_stats.bytes_uploaded_instances per frame */
+    double bytes;      /* mean orr_stats.bytes_uploaded per frame */
     uint32_t records, replays;
 } block;
 
@@ -579,7 +617,8 @@ static void bench_throughput(const opts *o) {
     }
     for (int k = 0; k < 2; k++)
         printf("\n%u instances: pixels differing by more than 2/255 between Orrery and baseline: %.3f %%; pixels "
-               "covered by cubes: %.1f %%", o->sizes[k], pixel_notes[k][0], pixel_notes[k][1]);
+               "covered by cubes: %.1f %%",
+               o->sizes[k], pixel_notes[k][0], pixel_notes[k][1]);
     printf("\n\n%s%s", lines[0], lines[1]);
     orr_engine_destroy(e);
 }
@@ -606,15 +645,18 @@ static void move_some(void *user, int frame) {
 
 /* Camera above the field looking down at 60°-ish, height bisected so that
  * `target` of the instances are in view. */
-static double aim_at_fraction(bench_scene *b, const float *mats, uint32_t n, double extent, double aspect, double target) {
+static double aim_at_fraction(bench_scene *b, const float *mats, uint32_t n, double extent, double aspect,
+                              double target) {
     double lo = 1.0, hi = extent * 4, frac = 0;
     for (int it = 0; it < 40; it++) {
         double h = 0.5 * (lo + hi);
         place_camera(b, (orr_dvec3){0, h, -0.6 * h}, (orr_dvec3){0, 0, 0}, 1.0, 1e5);
         frac = fraction_in_view(b, mats, n, aspect);
         if (fabs(frac - target) < 0.002) break;
-        if (frac < target) lo = h;
-        else hi = h;
+        if (frac < target)
+            lo = h;
+        else
+            hi = h;
     }
     return frac;
 }
@@ -638,16 +680,19 @@ static void bench_cull_update(const opts *o, bool do_cull, bool do_update) {
         double su = ms_per_frame(Off) / ms_per_frame(On);
         double gpu_off = Off.gpu_a_ms + Off.gpu_b_ms, gpu_on = On.gpu_a_ms + On.gpu_b_ms;
         double per_m = On.gpu_a_ms * 1e6 / n;
-        printf("\n## Culling: %u instances on a ground field, camera height %.1f, %.2f %% in view (CPU count; %.2f %% for "
-               "the culled scene's camera), %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
-               n, p.y, frac * 100, frac_on * 100, o->w, o->h, o->msaa, o->frames, device_name);
-        printf("| culling | ms/frame (wall) | GPU cull pass ms | GPU render ms | GPU cull + render ms |\n|---|---|---|---|---|\n");
+        printf(
+            "\n## Culling: %u instances on a ground field, camera height %.1f, %.2f %% in view (CPU count; %.2f %% for "
+            "the culled scene's camera), %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
+            n, p.y, frac * 100, frac_on * 100, o->w, o->h, o->msaa, o->frames, device_name);
+        printf("| culling | ms/frame (wall) | GPU cull pass ms | GPU render ms | GPU cull + render ms "
+               "|\n|---|---|---|---|---|\n");
         printf("| off | %.3f | %.3f | %.3f | %.3f |\n", ms_per_frame(Off), Off.gpu_a_ms, Off.gpu_b_ms, gpu_off);
         printf("| on | %.3f | %.3f | %.3f | %.3f |\n", ms_per_frame(On), On.gpu_a_ms, On.gpu_b_ms, gpu_on);
-        printf("\nspeed-up (wall) %.2fx, speed-up (GPU timestamps) %.2fx, cull pass %.4f ms per million instances\n\n", su,
-               gpu_off / gpu_on, per_m);
+        printf("\nspeed-up (wall) %.2fx, speed-up (GPU timestamps) %.2fx, cull pass %.4f ms per million instances\n\n",
+               su, gpu_off / gpu_on, per_m);
         printf("BENCH cull_fraction_in_view %.4f x\nBENCH cull_pass_ms_per_million %.4f ms\n", frac, per_m);
-        printf("BENCH cull_frame_ms_off %.4f ms\nBENCH cull_frame_ms_on %.4f ms\n", ms_per_frame(Off), ms_per_frame(On));
+        printf("BENCH cull_frame_ms_off %.4f ms\nBENCH cull_frame_ms_on %.4f ms\n", ms_per_frame(Off),
+               ms_per_frame(On));
         printf("BENCH cull_speedup_wall %.3f x\nBENCH cull_speedup_gpu %.3f x\n", su, gpu_off / gpu_on);
     }
     if (do_update) {
@@ -657,19 +702,23 @@ static void bench_cull_update(const opts *o, bool do_cull, bool do_update) {
             add(&St, run_orrery(e, on.s, o->warm, o->frames, NULL, NULL));
             add(&Mv, run_orrery(e, on.s, o->warm, o->frames, move_some, &mv));
         }
-        printf("\n## Updates: %u of %u instances moved per frame (orr_instances_set_matrix, random indices), culled field "
-               "as above, %d frames x 2 blocks, device %s\n\n",
-               mv.k, n, o->frames, device_name);
-        printf("| frame | instance bytes/frame | all bytes/frame | ms/frame (wall) | CPU ms set_matrix | CPU ms render |"
-               " GPU uploads + cull ms | GPU render ms |\n|---|---|---|---|---|---|---|---|\n");
+        printf(
+            "\n## Updates: %u of %u instances moved per frame (orr_instances_set_matrix, random indices), culled field "
+            "as above, %d frames x 2 blocks, device %s\n\n",
+            mv.k, n, o->frames, device_name);
+        printf(
+            "| frame | instance bytes/frame | all bytes/frame | ms/frame (wall) | CPU ms set_matrix | CPU ms render |"
+            " GPU uploads + cull ms | GPU render ms |\n|---|---|---|---|---|---|---|---|\n");
         printf("| no updates | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", St.bytes_inst, St.bytes,
                ms_per_frame(St), St.pre_cpu_ms, St.cpu_ms, St.gpu_a_ms, St.gpu_b_ms);
         printf("| 1 %% moved | %.0f | %.0f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", Mv.bytes_inst, Mv.bytes,
                ms_per_frame(Mv), Mv.pre_cpu_ms, Mv.cpu_ms, Mv.gpu_a_ms, Mv.gpu_b_ms);
         printf("\nBENCH update_bytes_per_frame %.0f B\nBENCH update_bytes_per_frame_static %.0f B\n", Mv.bytes_inst,
                St.bytes_inst);
-        printf("BENCH update_frame_ms %.4f ms\nBENCH update_frame_ms_static %.4f ms\n", ms_per_frame(Mv), ms_per_frame(St));
-        printf("BENCH update_cpu_render_ms %.4f ms\nBENCH update_cpu_set_matrix_ms %.4f ms\n", Mv.cpu_ms, Mv.pre_cpu_ms);
+        printf("BENCH update_frame_ms %.4f ms\nBENCH update_frame_ms_static %.4f ms\n", ms_per_frame(Mv),
+               ms_per_frame(St));
+        printf("BENCH update_cpu_render_ms %.4f ms\nBENCH update_cpu_set_matrix_ms %.4f ms\n", Mv.cpu_ms,
+               Mv.pre_cpu_ms);
         printf("BENCH update_gpu_upload_cull_ms %.4f ms\nBENCH update_gpu_upload_cull_ms_static %.4f ms\n", Mv.gpu_a_ms,
                St.gpu_a_ms);
     }
@@ -687,30 +736,35 @@ static void bench_cpu(const opts *o) {
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = light_dir});
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = diffuse, .diffuse_set = true});
+    orr_material m =
+        orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = diffuse, .diffuse_set = true});
     uint32_t M = o->cpu_meshes, K = o->cpu_inst, side = 1, ks = 1;
     while (side * side < M) side++;
     while (ks * ks < K) ks++;
     double cell = ks * 2.0 + 2.0;
     float *mats = grid2d(K, &(double){0});
     for (uint32_t i = 0; i < M; i++) {
-        orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m,
-                                                           .position = {(i % side - side * 0.5) * cell, 0,
-                                                                        (i / side - side * 0.5) * cell}});
+        orr_mesh mesh = orr_mesh_create(
+            s, &(orr_mesh_desc){.geometry = &g,
+                                .material = m,
+                                .position = {(i % side - side * 0.5) * cell, 0, (i / side - side * 0.5) * cell}});
         if (orr_instances_set(s, mesh, mats, K) != ORR_OK) die("instances", e);
     }
     orr_geometry_free(&g);
     double ext = side * cell;
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, ext * 0.9, -ext * 0.9}, .target_set = true,
-                                                       .fov = 0.8, .near = 1, .far = 1e5});
+    orr_camera_create_free(
+        s, &(orr_free_camera_desc){
+               .position = {0, ext * 0.9, -ext * 0.9}, .target_set = true, .fov = 0.8, .near = 1, .far = 1e5});
     block b = run_orrery(e, s, o->warm, o->frames, NULL, NULL);
     orr_stats st = orr_query_stats(e);
-    printf("\n## CPU: static scene of %u instanced meshes x %u thin instances, %d frames, device %s\n\n", M, K, o->frames,
-           device_name);
+    printf("\n## CPU: static scene of %u instanced meshes x %u thin instances, %d frames, device %s\n\n", M, K,
+           o->frames, device_name);
     printf("| CPU ms per orr_engine_render (median, thread time) | ms/frame (wall) | draws | records | replays |"
            " GPU render ms |\n|---|---|---|---|---|---|\n");
-    printf("| %.4f | %.3f | %u | %u | %u | %.3f |\n", b.cpu_ms, ms_per_frame(b), st.draws, b.records, b.replays, b.gpu_b_ms);
-    printf("\nBENCH cpu_render_ms %.4f ms\nBENCH cpu_records %u n\nBENCH cpu_replays %u n\n", b.cpu_ms, b.records, b.replays);
+    printf("| %.4f | %.3f | %u | %u | %u | %.3f |\n", b.cpu_ms, ms_per_frame(b), st.draws, b.records, b.replays,
+           b.gpu_b_ms);
+    printf("\nBENCH cpu_render_ms %.4f ms\nBENCH cpu_records %u n\nBENCH cpu_replays %u n\n", b.cpu_ms, b.records,
+           b.replays);
     free(mats);
     orr_engine_destroy(e);
 }
@@ -718,8 +772,16 @@ static void bench_cpu(const opts *o) {
 /* ---- main ---------------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv) {
-    opts o = {.sizes = {100000, 1000000}, .cull_n = 1000000, .cpu_meshes = 1000, .cpu_inst = 100,
-              .frames = 150, .warm = 10, .w = 1920, .h = 1080, .msaa = 4, .only = "throughput,cull,update,cpu"};
+    opts o = {.sizes = {100000, 1000000},
+              .cull_n = 1000000,
+              .cpu_meshes = 1000,
+              .cpu_inst = 100,
+              .frames = 150,
+              .warm = 10,
+              .w = 1920,
+              .h = 1080,
+              .msaa = 4,
+              .only = "throughput,cull,update,cpu"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) {
             o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10;
@@ -730,14 +792,22 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick") || !strcmp(argv[i], "--unlit")) continue;
         if (i + 1 >= argc) break;
-        if (!strcmp(argv[i], "--sizes")) sscanf(argv[++i], "%u,%u", &o.sizes[0], &o.sizes[1]);
-        else if (!strcmp(argv[i], "--cull")) o.cull_n = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--cpu")) sscanf(argv[++i], "%ux%u", &o.cpu_meshes, &o.cpu_inst);
-        else if (!strcmp(argv[i], "--frames")) o.frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--warm")) o.warm = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--size")) sscanf(argv[++i], "%ux%u", &o.w, &o.h);
-        else if (!strcmp(argv[i], "--msaa")) o.msaa = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--only")) snprintf(o.only, sizeof o.only, "%s", argv[++i]);
+        if (!strcmp(argv[i], "--sizes"))
+            sscanf(argv[++i], "%u,%u", &o.sizes[0], &o.sizes[1]);
+        else if (!strcmp(argv[i], "--cull"))
+            o.cull_n = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cpu"))
+            sscanf(argv[++i], "%ux%u", &o.cpu_meshes, &o.cpu_inst);
+        else if (!strcmp(argv[i], "--frames"))
+            o.frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warm"))
+            o.warm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--size"))
+            sscanf(argv[++i], "%ux%u", &o.w, &o.h);
+        else if (!strcmp(argv[i], "--msaa"))
+            o.msaa = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only"))
+            snprintf(o.only, sizeof o.only, "%s", argv[++i]);
     }
     printf("# bench_instances: sizes %u, %u; field %u; CPU scene %u x %u; %ux%u MSAA %u; %d frames, %d warm-up; %s\n",
            o.sizes[0], o.sizes[1], o.cull_n, o.cpu_meshes, o.cpu_inst, o.w, o.h, o.msaa, o.frames, o.warm,

@@ -34,23 +34,26 @@ static orr_mesh add(orr_scene *s, orr_result (*build)(const void *, const orr_al
                     const void *desc, orr_dvec3 pos, orr_material m, const char *label) {
     orr_geometry g;
     if (build(desc, NULL, &g) != ORR_OK) return (orr_mesh){0};
-    orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = at(pos.x, pos.y, pos.z), .label = label});
+    orr_mesh mesh = orr_mesh_create(
+        s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = at(pos.x, pos.y, pos.z), .label = label});
     orr_geometry_free(&g);
     return mesh;
 }
 #define BUILD(fn) ((orr_result(*)(const void *, const orr_allocator *, orr_geometry *))(fn))
 
 static orr_material std_mat(orr_scene *s, orr_color3 diffuse, orr_color3 specular, const char *label) {
-    return orr_standard_material_create(s, &(orr_standard_material_desc){
-        .diffuse = diffuse, .specular = specular, .specular_set = true, .label = label});
+    return orr_standard_material_create(
+        s,
+        &(orr_standard_material_desc){.diffuse = diffuse, .specular = specular, .specular_set = true, .label = label});
 }
 
 /* 200 × 200 thin instances around the plaza, culled on the GPU; beyond 90 m
  * (dithered over 20 m) a coarse sphere stands in for the box. */
 static void add_instance_field(orr_scene *s) {
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.specular = {0.2, 0.2, 0.2},
-                                                                                  .specular_set = true, .label = "field"});
-    orr_mesh box = add(s, BUILD(orr_geometry_build_box), &(orr_box_desc){.size = 0.8}, (orr_dvec3){0, 0.4, 0}, m, "field box");
+    orr_material m = orr_standard_material_create(
+        s, &(orr_standard_material_desc){.specular = {0.2, 0.2, 0.2}, .specular_set = true, .label = "field"});
+    orr_mesh box =
+        add(s, BUILD(orr_geometry_build_box), &(orr_box_desc){.size = 0.8}, (orr_dvec3){0, 0.4, 0}, m, "field box");
     orr_mesh far = add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.segments = 3, .diameter = 0.9},
                        (orr_dvec3){0, 0.4, 0}, m, "field lod");
     const int n = 200;
@@ -62,7 +65,7 @@ static void add_instance_field(orr_scene *s) {
             if (x > -24 && x < 24 && z > -24 && z < 24) continue; /* keep the plaza free */
             double h = 0.5 + 0.5 * sin(i * 0.21) * cos(j * 0.17);
             orr_mat4f t = orr_dmat4_to_f32(orr_dmat4_compose((orr_dvec3){1, 0.5 + 2.5 * h, 1}, orr_dquat_identity(),
-                                                            (orr_dvec3){x, (0.5 + 2.5 * h) * 0.4 - 0.4, z}));
+                                                             (orr_dvec3){x, (0.5 + 2.5 * h) * 0.4 - 0.4, z}));
             memcpy(mats + 16 * k, t.m, sizeof t.m);
             float c[4] = {(float)(0.3 + 0.6 * i / n), (float)(0.35 + 0.5 * h), (float)(0.9 - 0.6 * j / n), 1};
             memcpy(cols + 4 * k, c, sizeof c);
@@ -78,34 +81,60 @@ static void add_instance_field(orr_scene *s) {
 }
 
 static orr_camera build_showcase(orr_scene *s) {
-    orr_camera camera = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = 0.785398, .beta = 1.28, .radius = 36, .target = at(0, 3, 0), .near = 0.5, .far = 1000, .label = "camera"});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4,
-                                          .ground_color = {0.05, 0.05, 0.1}, .label = "sky"});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2},
-                                          .specular = {0.3, 0.3, 0.3}, .label = "sun"});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = at(-8, 3, -8), .diffuse = {1, 0.6, 0.2},
-                                          .range = 14, .label = "lamp"});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = at(8, 6, 8), .direction = {0, -1, 0},
-                                          .angle = 1.2, .exponent = 4, .diffuse = {0.3, 0.5, 1}, .label = "spot"});
+    orr_camera camera = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 0.785398,
+                                                                               .beta = 1.28,
+                                                                               .radius = 36,
+                                                                               .target = at(0, 3, 0),
+                                                                               .near = 0.5,
+                                                                               .far = 1000,
+                                                                               .label = "camera"});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
+                                          .direction = {0, 1, 0},
+                                          .intensity = 0.4,
+                                          .ground_color = {0.05, 0.05, 0.1},
+                                          .label = "sky"});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                          .direction = {-0.4, -1, -0.2},
+                                          .specular = {0.3, 0.3, 0.3},
+                                          .label = "sun"});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
+                                          .position = at(-8, 3, -8),
+                                          .diffuse = {1, 0.6, 0.2},
+                                          .range = 14,
+                                          .label = "lamp"});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
+                                          .position = at(8, 6, 8),
+                                          .direction = {0, -1, 0},
+                                          .angle = 1.2,
+                                          .exponent = 4,
+                                          .diffuse = {0.3, 0.5, 1},
+                                          .label = "spot"});
     add(s, BUILD(orr_geometry_build_ground), &(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 8},
-        (orr_dvec3){0, 0, 0}, std_mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0.2, 0.2, 0.2}, "ground"), "ground");
+        (orr_dvec3){0, 0, 0}, std_mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0.2, 0.2, 0.2}, "ground"),
+        "ground");
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++) {
-            orr_material m = std_mat(s, (orr_color3){0.3 + 0.6 * i / 4.0, 0.4, 0.3 + 0.6 * j / 4.0}, (orr_color3){0.4, 0.4, 0.4}, "box");
-            if ((i + j) % 2) add(s, BUILD(orr_geometry_build_box), NULL, (orr_dvec3){(i - 2) * 4.0, 1, (j - 2) * 4.0}, m, "box");
-            else add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.diameter = 1.4},
-                     (orr_dvec3){(i - 2) * 4.0, 1, (j - 2) * 4.0}, m, "sphere");
+            orr_material m = std_mat(s, (orr_color3){0.3 + 0.6 * i / 4.0, 0.4, 0.3 + 0.6 * j / 4.0},
+                                     (orr_color3){0.4, 0.4, 0.4}, "box");
+            if ((i + j) % 2)
+                add(s, BUILD(orr_geometry_build_box), NULL, (orr_dvec3){(i - 2) * 4.0, 1, (j - 2) * 4.0}, m, "box");
+            else
+                add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.diameter = 1.4},
+                    (orr_dvec3){(i - 2) * 4.0, 1, (j - 2) * 4.0}, m, "sphere");
         }
-    orr_material pillar = orr_standard_material_create(s, &(orr_standard_material_desc){
-        .diffuse = {0.9, 0.5, 0.2}, .emissive = {0.1, 0.05, 0.02}, .specular = {0.6, 0.6, 0.6}, .specular_set = true});
+    orr_material pillar = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {0.9, 0.5, 0.2},
+                                                                                        .emissive = {0.1, 0.05, 0.02},
+                                                                                        .specular = {0.6, 0.6, 0.6},
+                                                                                        .specular_set = true});
     orr_mesh p = add(s, BUILD(orr_geometry_build_box), NULL, (orr_dvec3){0, 2, 0}, pillar, "pillar");
     orr_node_set_scaling(s, orr_mesh_node(p), (orr_dvec3){0.8, 4, 0.8});
-    orr_mesh torus = add(s, BUILD(orr_geometry_build_torus), &(orr_torus_desc){.diameter = 3, .thickness = 0.6, .tessellation = 48},
-                         (orr_dvec3){0, 4.5, 0}, std_mat(s, (orr_color3){0.2, 0.8, 0.9}, (orr_color3){1, 1, 1}, "torus"), "torus");
+    orr_mesh torus =
+        add(s, BUILD(orr_geometry_build_torus), &(orr_torus_desc){.diameter = 3, .thickness = 0.6, .tessellation = 48},
+            (orr_dvec3){0, 4.5, 0}, std_mat(s, (orr_color3){0.2, 0.8, 0.9}, (orr_color3){1, 1, 1}, "torus"), "torus");
     orr_node_set_rotation(s, orr_mesh_node(torus), (orr_dvec3){0.5, 0, 0.3});
-    orr_material glass = orr_standard_material_create(s, &(orr_standard_material_desc){
-        .diffuse = {0.6, 0.8, 1.0}, .alpha = 0.45, .alpha_set = true, .label = "glass"});
+    orr_material glass = orr_standard_material_create(
+        s,
+        &(orr_standard_material_desc){.diffuse = {0.6, 0.8, 1.0}, .alpha = 0.45, .alpha_set = true, .label = "glass"});
     add(s, BUILD(orr_geometry_build_cylinder), &(orr_cylinder_desc){.height = 5, .diameter = 2.5, .tessellation = 48},
         (orr_dvec3){10, 2.5, -10}, glass, "glass cylinder");
     add_instance_field(s);
@@ -126,11 +155,15 @@ static void add_environment(orr_engine *e, orr_scene *s) {
         orr_texture_load_image_file(e, ground, NULL, &tex) != ORR_OK)
         fprintf(stderr, "orrery-demo: no sky images under %s (set ORR_ASSETS); using the plain default sky\n", assets);
     orr_environment *env;
-    if (orr_environment_create(s, &(orr_environment_desc){.skybox_texture = sky, .ground_texture = tex,
-                                                          .skybox_kind = sky.id ? ORR_SKYBOX_STANDARD : ORR_SKYBOX_BACKGROUND,
-                                                          .skybox_infinite = true, .owns_textures = true,
-                                                          .label = "showcase environment"},
-                               &env) != ORR_OK)
+    if (orr_environment_create(
+            s,
+            &(orr_environment_desc){.skybox_texture = sky,
+                                    .ground_texture = tex,
+                                    .skybox_kind = sky.id ? ORR_SKYBOX_STANDARD : ORR_SKYBOX_BACKGROUND,
+                                    .skybox_infinite = true,
+                                    .owns_textures = true,
+                                    .label = "showcase environment"},
+            &env) != ORR_OK)
         fprintf(stderr, "orrery-demo: no environment: %s\n", orr_engine_last_error(e));
 }
 
@@ -157,7 +190,8 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
         n++;
     }
     double elapsed = seconds() - start;
-    if (r == ORR_OK) printf("orrery-demo: presented %ld frames in %.1f s (%.1f fps)\n", n, elapsed, n / (elapsed > 0 ? elapsed : 1));
+    if (r == ORR_OK)
+        printf("orrery-demo: presented %ld frames in %.1f s (%.1f fps)\n", n, elapsed, n / (elapsed > 0 ? elapsed : 1));
     return r;
 }
 
@@ -173,7 +207,8 @@ static orr_result write_png(orr_engine *engine, orr_scene *scene, const char *ou
     if (r == ORR_OK) r = orr_engine_save_png(engine, out);
     if (r != ORR_OK) return r;
     orr_device_info info = orr_engine_device_info(engine);
-    printf("orrery-demo: rendered the showcase scene (%ux%u, %ux MSAA) on %s\n", info.width, info.height, info.msaa, info.name);
+    printf("orrery-demo: rendered the showcase scene (%ux%u, %ux MSAA) on %s\n", info.width, info.height, info.msaa,
+           info.name);
     printf("orrery-demo: wrote %s\n", out);
     return ORR_OK;
 }
@@ -181,22 +216,36 @@ static orr_result write_png(orr_engine *engine, orr_scene *scene, const char *ou
 int main(int argc, char **argv) {
     const char *out = "out/showcase.png";
     unsigned validation_messages = 0;
-    orr_engine_desc desc = {.width = 1280, .height = 720, .msaa = 4, .label = "demo",
+    orr_engine_desc desc = {.width = 1280,
+                            .height = 720,
+                            .msaa = 4,
+                            .label = "demo",
                             .floating_origin = &orr_floating_origin,
-                            .on_validation_message = count_validation, .validation_user = &validation_messages};
+                            .on_validation_message = count_validation,
+                            .validation_user = &validation_messages};
     bool window = false;
     long frames = 0;
     orr_vsync vsync = ORR_VSYNC_DEFAULT;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--width") && i + 1 < argc) desc.width = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--height") && i + 1 < argc) desc.height = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--msaa") && i + 1 < argc) desc.msaa = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--window")) window = true;
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--no-vsync")) vsync = ORR_VSYNC_OFF;
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--width") && i + 1 < argc)
+            desc.width = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--height") && i + 1 < argc)
+            desc.height = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--msaa") && i + 1 < argc)
+            desc.msaa = (uint32_t)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--window"))
+            window = true;
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--no-vsync"))
+            vsync = ORR_VSYNC_OFF;
         else {
-            fprintf(stderr, "usage: %s [--out PATH] [--width W] [--height H] [--msaa 1|4] [--window [--frames N] [--no-vsync]]\n", argv[0]);
+            fprintf(
+                stderr,
+                "usage: %s [--out PATH] [--width W] [--height H] [--msaa 1|4] [--window [--frames N] [--no-vsync]]\n",
+                argv[0]);
             return 2;
         }
     }

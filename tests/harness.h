@@ -16,7 +16,10 @@
 #include <string.h>
 
 typedef void (*orr_test_fn)(void);
-typedef struct orr_test_case { const char *name; orr_test_fn fn; } orr_test_case;
+typedef struct orr_test_case {
+    const char *name;
+    orr_test_fn fn;
+} orr_test_case;
 
 #define ORR_TEST_MAX 512
 static orr_test_case orr_test_cases_[ORR_TEST_MAX];
@@ -24,32 +27,31 @@ static int orr_test_count_;
 static int orr_test_failed_now_;
 static int orr_test_checks_;
 
-#define TEST(name)                                                              \
-    static void test_##name(void);                                              \
-    __attribute__((constructor)) static void register_##name(void) {            \
-        if (orr_test_count_ < ORR_TEST_MAX)                                     \
-            orr_test_cases_[orr_test_count_++] = (orr_test_case){#name, test_##name}; \
-    }                                                                           \
+#define TEST(name)                                                                                                    \
+    static void test_##name(void);                                                                                    \
+    __attribute__((constructor)) static void register_##name(void) {                                                  \
+        if (orr_test_count_ < ORR_TEST_MAX) orr_test_cases_[orr_test_count_++] = (orr_test_case){#name, test_##name}; \
+    }                                                                                                                 \
     static void test_##name(void)
 
-#define CHECK(cond)                                                             \
-    do {                                                                        \
-        orr_test_checks_++;                                                     \
-        if (!(cond)) {                                                          \
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        orr_test_checks_++;                                                          \
+        if (!(cond)) {                                                               \
             fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-            orr_test_failed_now_ = 1;                                           \
-        }                                                                       \
+            orr_test_failed_now_ = 1;                                                \
+        }                                                                            \
     } while (0)
 
-#define CHECK_NEAR(a, b, tol)                                                   \
-    do {                                                                        \
-        double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);          \
-        orr_test_checks_++;                                                     \
-        if (!(fabs(a_ - b_) <= t_)) {                                           \
-            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, tol %g\n", \
-                    __FILE__, __LINE__, #a, a_, #b, b_, t_);                    \
-            orr_test_failed_now_ = 1;                                           \
-        }                                                                       \
+#define CHECK_NEAR(a, b, tol)                                                                                         \
+    do {                                                                                                              \
+        double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);                                                \
+        orr_test_checks_++;                                                                                           \
+        if (!(fabs(a_ - b_) <= t_)) {                                                                                 \
+            fprintf(stderr, "%s:%d: CHECK_NEAR failed: %s = %.17g, %s = %.17g, tol %g\n", __FILE__, __LINE__, #a, a_, \
+                    #b, b_, t_);                                                                                      \
+            orr_test_failed_now_ = 1;                                                                                 \
+        }                                                                                                             \
     } while (0)
 
 /* Hook run after each test (render tests use it to fail on validation messages). */
@@ -69,7 +71,10 @@ __attribute__((unused)) static int orr_run_tests_(int argc, char **argv) {
             orr_test_failed_now_ = 1;
         }
         printf("[%s] %s\n", orr_test_failed_now_ ? "FAIL" : " ok ", tc->name);
-        if (orr_test_failed_now_) failed++; else passed++;
+        if (orr_test_failed_now_)
+            failed++;
+        else
+            passed++;
     }
     printf("%d passed, %d failed\n", passed, failed);
     return (failed || passed == 0) ? 1 : 0;

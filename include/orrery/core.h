@@ -18,17 +18,17 @@ extern "C" {
 
 typedef enum orr_result {
     ORR_OK = 0,
-    ORR_ERROR_INVALID_ARGUMENT,  /* impossible option or bad parameter */
-    ORR_ERROR_INVALID_HANDLE,    /* null, stale or foreign handle */
+    ORR_ERROR_INVALID_ARGUMENT, /* impossible option or bad parameter */
+    ORR_ERROR_INVALID_HANDLE,   /* null, stale or foreign handle */
     ORR_ERROR_OUT_OF_HOST_MEMORY,
     ORR_ERROR_OUT_OF_DEVICE_MEMORY,
     ORR_ERROR_DEVICE_LOST,
-    ORR_ERROR_NO_DEVICE,         /* no Vulkan 1.3 device with what Orrery needs */
-    ORR_ERROR_VULKAN,            /* any other Vulkan failure */
-    ORR_ERROR_IO,                /* file cannot be opened, read or written */
-    ORR_ERROR_MALFORMED,         /* file or data does not parse */
-    ORR_ERROR_UNSUPPORTED,       /* valid but not supported (format, feature) */
-    ORR_ERROR_SHADER_COMPILE,    /* user GLSL failed to compile; see orr_last_error */
+    ORR_ERROR_NO_DEVICE,      /* no Vulkan 1.3 device with what Orrery needs */
+    ORR_ERROR_VULKAN,         /* any other Vulkan failure */
+    ORR_ERROR_IO,             /* file cannot be opened, read or written */
+    ORR_ERROR_MALFORMED,      /* file or data does not parse */
+    ORR_ERROR_UNSUPPORTED,    /* valid but not supported (format, feature) */
+    ORR_ERROR_SHADER_COMPILE, /* user GLSL failed to compile; see orr_last_error */
     ORR_RESULT_COUNT_
 } orr_result;
 

@@ -78,7 +78,7 @@ typedef struct orr_engine_desc {
     bool gpu_timing;
     orr_allocator allocator;
     orr_logger logger;
-    const char *label;         /* debug name prefix for Vulkan objects */
+    const char *label; /* debug name prefix for Vulkan objects */
 } orr_engine_desc;
 
 orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out);
@@ -93,8 +93,8 @@ typedef struct orr_device_info {
     char name[256];
     uint32_t vendor_id, device_id;
     uint32_t api_version;
-    bool is_cpu;          /* lavapipe / llvmpipe */
-    bool validation;      /* validation layer active */
+    bool is_cpu;     /* lavapipe / llvmpipe */
+    bool validation; /* validation layer active */
     uint32_t msaa;
     uint32_t width, height;
 } orr_device_info;
@@ -122,14 +122,14 @@ typedef struct orr_stats {
     uint64_t bytes_uploaded;      /* host → device bytes in the last frame */
     uint64_t bytes_uploaded_total;
     uint64_t bytes_uploaded_instances; /* thin-instance data (matrices, colours, positions) in the last frame */
-    uint32_t records;             /* secondary command buffers recorded last frame */
-    uint32_t replays;             /* secondary command buffers replayed last frame */
-    uint32_t pipelines;           /* graphics + compute pipelines alive */
-    uint64_t device_memory;       /* bytes of device memory allocated */
+    uint32_t records;                  /* secondary command buffers recorded last frame */
+    uint32_t replays;                  /* secondary command buffers replayed last frame */
+    uint32_t pipelines;                /* graphics + compute pipelines alive */
+    uint64_t device_memory;            /* bytes of device memory allocated */
     /* With orr_engine_desc.gpu_timing: GPU milliseconds of the most recent
      * frame whose results are available (that frame is `gpu_timed_frame`). */
-    double gpu_cull_ms;           /* uploads + thin-instance culling pass */
-    double gpu_render_ms;         /* the render pass (all draws) */
+    double gpu_cull_ms;   /* uploads + thin-instance culling pass */
+    double gpu_render_ms; /* the render pass (all draws) */
     uint64_t gpu_timed_frame;
 } orr_stats;
 orr_stats orr_query_stats(const orr_engine *engine);

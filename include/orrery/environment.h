@@ -140,8 +140,8 @@ typedef enum orr_tone_mapping {
 } orr_tone_mapping;
 
 typedef struct orr_image_processing {
-    double exposure;               /* default 1 unless exposure_set */
-    double contrast;               /* default 1 unless contrast_set */
+    double exposure; /* default 1 unless exposure_set */
+    double contrast; /* default 1 unless contrast_set */
     bool exposure_set, contrast_set;
     orr_tone_mapping tone_mapping;
 } orr_image_processing;
@@ -167,24 +167,24 @@ typedef struct orr_environment_desc {
     orr_dvec3 root_position;         /* used when no_size_auto or for an empty scene */
     double ground_y_bias;            /* default 1e-5 unless ground_y_bias_set */
     bool ground_y_bias_set;
-    orr_texture ground_texture;      /* 2D, alpha used; 0: 1×1 white */
-    orr_texture skybox_texture;      /* cube; 0: solid colour (BACKGROUND kind) */
+    orr_texture ground_texture; /* 2D, alpha used; 0: 1×1 white */
+    orr_texture skybox_texture; /* cube; 0: solid colour (BACKGROUND kind) */
     orr_skybox_kind skybox_kind;
     /* Primary colours; default (0.2, 0.2, 0.3) to linear (pow 2.2) × 3, as
      * createDefaultEnvironment; the HDR and STANDARD kinds ignore skybox_color. */
     orr_color3 ground_color, skybox_color;
     bool ground_color_set, skybox_color_set;
-    double ground_opacity;           /* default 0.9 unless ground_opacity_set */
+    double ground_opacity; /* default 0.9 unless ground_opacity_set */
     bool ground_opacity_set;
-    bool no_noise;                   /* Babylon enableNoise = false */
+    bool no_noise;                         /* Babylon enableNoise = false */
     orr_image_processing image_processing; /* default exposure 0.8, contrast 1.2, STANDARD */
     bool image_processing_set;
-    bool skybox_infinite;            /* infinite distance: ignores the far plane */
+    bool skybox_infinite; /* infinite distance: ignores the far plane */
     /* Emulates Babylon.js: the ground's fresnel centre is the world origin
      * (BackgroundMaterial.sceneCenter never set), so the ground fades out far
      * from the origin. For comparisons and tests only. */
     bool babylon_ground_center;
-    bool owns_textures;              /* destroy ground/skybox textures with the environment */
+    bool owns_textures; /* destroy ground/skybox textures with the environment */
     const char *label;
 } orr_environment_desc;
 

@@ -29,12 +29,12 @@ extern "C" {
 typedef struct orr_geometry {
     uint32_t vertex_count;
     uint32_t index_count;
-    float *positions; /* vertex_count × 3 */
-    float *normals;   /* vertex_count × 3, or NULL */
-    float *uvs;       /* vertex_count × 2, or NULL */
-    float *colors;    /* vertex_count × 4 (RGBA), or NULL */
-    float *tangents;  /* vertex_count × 4 (xyz + handedness sign), or NULL */
-    uint32_t *indices; /* index_count, triangle list */
+    float *positions;        /* vertex_count × 3 */
+    float *normals;          /* vertex_count × 3, or NULL */
+    float *uvs;              /* vertex_count × 2, or NULL */
+    float *colors;           /* vertex_count × 4 (RGBA), or NULL */
+    float *tangents;         /* vertex_count × 4 (xyz + handedness sign), or NULL */
+    uint32_t *indices;       /* index_count, triangle list */
     orr_allocator allocator; /* the allocator that owns the arrays */
 } orr_geometry;
 
@@ -58,15 +58,25 @@ orr_result orr_geometry_validate(const orr_geometry *g);
 
 /* Babylon.js MeshBuilder.CreateBox: 24 vertices, 36 indices, per-face normals.
  * size (default 1) is overridden per axis by width/height/depth when > 0. */
-typedef struct orr_box_desc { double size, width, height, depth; } orr_box_desc;
+typedef struct orr_box_desc {
+    double size, width, height, depth;
+} orr_box_desc;
 /* MeshBuilder.CreateSphere: segments (default 32), diameter (default 1),
  * diameter_x/y/z override per axis when > 0. */
-typedef struct orr_sphere_desc { int segments; double diameter, diameter_x, diameter_y, diameter_z; } orr_sphere_desc;
+typedef struct orr_sphere_desc {
+    int segments;
+    double diameter, diameter_x, diameter_y, diameter_z;
+} orr_sphere_desc;
 /* MeshBuilder.CreateGround: XZ plane, normal +Y; width/height default 1,
  * subdivisions default 1 (subdivisions_x / _y override when > 0). */
-typedef struct orr_ground_desc { double width, height; int subdivisions, subdivisions_x, subdivisions_y; } orr_ground_desc;
+typedef struct orr_ground_desc {
+    double width, height;
+    int subdivisions, subdivisions_x, subdivisions_y;
+} orr_ground_desc;
 /* MeshBuilder.CreatePlane: XY plane facing −Z; size default 1, width/height override. */
-typedef struct orr_plane_desc { double size, width, height; } orr_plane_desc;
+typedef struct orr_plane_desc {
+    double size, width, height;
+} orr_plane_desc;
 /* MeshBuilder.CreateCylinder: height 2, diameter_top/bottom 1 (diameter sets
  * both when > 0), tessellation 24, subdivisions 1, caps on unless no_caps. */
 typedef struct orr_cylinder_desc {
@@ -75,7 +85,10 @@ typedef struct orr_cylinder_desc {
     int no_caps;
 } orr_cylinder_desc;
 /* MeshBuilder.CreateTorus: diameter 1, thickness 0.5, tessellation 16. */
-typedef struct orr_torus_desc { double diameter, thickness; int tessellation; } orr_torus_desc;
+typedef struct orr_torus_desc {
+    double diameter, thickness;
+    int tessellation;
+} orr_torus_desc;
 
 /* Each builder: `desc` may be NULL (all defaults), `allocator` may be NULL.
  * Returns ORR_ERROR_INVALID_ARGUMENT for impossible options (negative sizes,
@@ -84,7 +97,8 @@ orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator 
 orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allocator *allocator, orr_geometry *out);
 orr_result orr_geometry_build_ground(const orr_ground_desc *desc, const orr_allocator *allocator, orr_geometry *out);
 orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_allocator *allocator, orr_geometry *out);
-orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_allocator *allocator, orr_geometry *out);
+orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_allocator *allocator,
+                                       orr_geometry *out);
 orr_result orr_geometry_build_torus(const orr_torus_desc *desc, const orr_allocator *allocator, orr_geometry *out);
 
 #ifdef __cplusplus

@@ -162,8 +162,11 @@ orr_result orr_instances_set_positions(orr_scene *scene, orr_mesh mesh, const or
  * pair updates distance and band live). Clearing, or destroying either mesh,
  * detaches them: the partner draws its own instances again. If the source is
  * not culled (disabled, hidden, transparent, empty) the partner draws nothing. */
-typedef struct orr_instances_lod_desc { double distance, band; } orr_instances_lod_desc;
-orr_result orr_instances_set_lod_partner(orr_scene *scene, orr_mesh full, orr_mesh lod, const orr_instances_lod_desc *desc);
+typedef struct orr_instances_lod_desc {
+    double distance, band;
+} orr_instances_lod_desc;
+orr_result orr_instances_set_lod_partner(orr_scene *scene, orr_mesh full, orr_mesh lod,
+                                         const orr_instances_lod_desc *desc);
 void orr_instances_clear_lod_partner(orr_scene *scene, orr_mesh full);
 
 /* Create stable indirect draw arguments at the first upload, so that later

@@ -53,15 +53,17 @@ extern "C" {
 #endif
 
 /* Engine-owned GPU texture (2D, RGBA8, with mips). */
-typedef struct orr_texture { uint32_t id; } orr_texture;
+typedef struct orr_texture {
+    uint32_t id;
+} orr_texture;
 
 typedef struct orr_texture_desc {
     uint32_t width, height;
-    const uint8_t *rgba;     /* width × height × 4 bytes, top row first */
-    bool srgb;               /* sample with sRGB decode (default: UNORM, as Babylon.js) */
-    bool has_alpha;          /* Babylon.js texture.hasAlpha: alpha-tested/blended */
-    bool nearest;            /* nearest filtering (default trilinear) */
-    bool clamp;              /* clamp to edge (default repeat) */
+    const uint8_t *rgba; /* width × height × 4 bytes, top row first */
+    bool srgb;           /* sample with sRGB decode (default: UNORM, as Babylon.js) */
+    bool has_alpha;      /* Babylon.js texture.hasAlpha: alpha-tested/blended */
+    bool nearest;        /* nearest filtering (default trilinear) */
+    bool clamp;          /* clamp to edge (default repeat) */
     const char *label;
 } orr_texture_desc;
 
@@ -73,19 +75,19 @@ orr_result orr_texture_load_file(orr_engine *engine, const char *path, const orr
 void orr_texture_destroy(orr_engine *engine, orr_texture texture);
 
 typedef struct orr_standard_material_desc {
-    orr_color3 diffuse;         /* default (1, 1, 1) unless diffuse_set */
+    orr_color3 diffuse; /* default (1, 1, 1) unless diffuse_set */
     bool diffuse_set;
-    orr_color3 specular;        /* default (1, 1, 1) unless specular_set */
+    orr_color3 specular; /* default (1, 1, 1) unless specular_set */
     bool specular_set;
-    double specular_power;      /* default 64 */
-    orr_color3 emissive;        /* default black */
-    orr_color3 ambient;         /* default black (× scene ambient colour) */
-    double alpha;               /* default 1 unless alpha_set */
+    double specular_power; /* default 64 */
+    orr_color3 emissive;   /* default black */
+    orr_color3 ambient;    /* default black (× scene ambient colour) */
+    double alpha;          /* default 1 unless alpha_set */
     bool alpha_set;
-    orr_texture diffuse_texture;/* 0: none */
-    bool disable_lighting;      /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
-    bool no_back_face_culling;  /* Babylon.js backFaceCulling = false */
-    bool no_fog;                /* Babylon.js fogEnabled = false */
+    orr_texture diffuse_texture; /* 0: none */
+    bool disable_lighting;     /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
+    bool no_back_face_culling; /* Babylon.js backFaceCulling = false */
+    bool no_fog;               /* Babylon.js fogEnabled = false */
     const char *label;
 } orr_standard_material_desc;
 
@@ -106,9 +108,12 @@ typedef enum orr_uniform_type {
 #define ORR_SHADER_MAX_TEXTURES 4
 
 typedef struct orr_shader_material_desc {
-    const char *vertex_source;   /* GLSL 450 without #version; see the header comment */
+    const char *vertex_source; /* GLSL 450 without #version; see the header comment */
     const char *fragment_source;
-    struct { const char *name; orr_uniform_type type; } uniforms[ORR_SHADER_MAX_UNIFORMS];
+    struct {
+        const char *name;
+        orr_uniform_type type;
+    } uniforms[ORR_SHADER_MAX_UNIFORMS];
     const char *textures[ORR_SHADER_MAX_TEXTURES]; /* sampler2D names */
     bool no_back_face_culling;
     bool alpha_blend;            /* transparent pass, blended, sorted */

@@ -31,23 +31,47 @@
 extern "C" {
 #endif
 
-typedef struct orr_dvec2 { double x, y; } orr_dvec2;
-typedef struct orr_dvec3 { double x, y, z; } orr_dvec3;
-typedef struct orr_dvec4 { double x, y, z, w; } orr_dvec4;
+typedef struct orr_dvec2 {
+    double x, y;
+} orr_dvec2;
+typedef struct orr_dvec3 {
+    double x, y, z;
+} orr_dvec3;
+typedef struct orr_dvec4 {
+    double x, y, z, w;
+} orr_dvec4;
 /* Unit quaternion for rotations: (x, y, z) vector part, w scalar part. */
-typedef struct orr_dquat { double x, y, z, w; } orr_dquat;
+typedef struct orr_dquat {
+    double x, y, z, w;
+} orr_dquat;
 /* Column-major 4×4, see the header comment. */
-typedef struct orr_dmat4 { double m[16]; } orr_dmat4;
+typedef struct orr_dmat4 {
+    double m[16];
+} orr_dmat4;
 /* Plane n·p + d = 0; points with n·p + d >= 0 are inside. */
-typedef struct orr_dplane { orr_dvec3 n; double d; } orr_dplane;
+typedef struct orr_dplane {
+    orr_dvec3 n;
+    double d;
+} orr_dplane;
 /* Six planes: left, right, bottom, top, near, far (normals point inward). */
-typedef struct orr_frustum { orr_dplane planes[6]; } orr_frustum;
-typedef struct orr_dbox { orr_dvec3 min, max; } orr_dbox;
-typedef struct orr_dsphere { orr_dvec3 center; double radius; } orr_dsphere;
+typedef struct orr_frustum {
+    orr_dplane planes[6];
+} orr_frustum;
+typedef struct orr_dbox {
+    orr_dvec3 min, max;
+} orr_dbox;
+typedef struct orr_dsphere {
+    orr_dvec3 center;
+    double radius;
+} orr_dsphere;
 
 /* float32 GPU-side types. Produced only by packers (see above). */
-typedef struct orr_vec4f { float x, y, z, w; } orr_vec4f;
-typedef struct orr_mat4f { float m[16]; } orr_mat4f;
+typedef struct orr_vec4f {
+    float x, y, z, w;
+} orr_vec4f;
+typedef struct orr_mat4f {
+    float m[16];
+} orr_mat4f;
 
 /* ---- vectors ------------------------------------------------------------ */
 orr_dvec3 orr_dvec3_add(orr_dvec3 a, orr_dvec3 b);

@@ -42,14 +42,28 @@
 extern "C" {
 #endif
 
-typedef struct orr_node { uint32_t id; } orr_node;
-typedef struct orr_mesh { uint32_t id; } orr_mesh;
-typedef struct orr_camera { uint32_t id; } orr_camera;
-typedef struct orr_light { uint32_t id; } orr_light;
-typedef struct orr_material { uint32_t id; } orr_material;
+typedef struct orr_node {
+    uint32_t id;
+} orr_node;
+typedef struct orr_mesh {
+    uint32_t id;
+} orr_mesh;
+typedef struct orr_camera {
+    uint32_t id;
+} orr_camera;
+typedef struct orr_light {
+    uint32_t id;
+} orr_light;
+typedef struct orr_material {
+    uint32_t id;
+} orr_material;
 
-typedef struct orr_color3 { double r, g, b; } orr_color3;
-typedef struct orr_color4 { double r, g, b, a; } orr_color4;
+typedef struct orr_color3 {
+    double r, g, b;
+} orr_color3;
+typedef struct orr_color4 {
+    double r, g, b, a;
+} orr_color4;
 
 typedef enum orr_fog_mode {
     ORR_FOG_NONE = 0,
@@ -60,15 +74,15 @@ typedef enum orr_fog_mode {
 
 typedef struct orr_fog {
     orr_fog_mode mode;
-    orr_color3 color;   /* default Babylon.js (0.2, 0.2, 0.3) */
-    double density;     /* default 0.1 */
-    double start, end;  /* default 0 and 1000 */
+    orr_color3 color;  /* default Babylon.js (0.2, 0.2, 0.3) */
+    double density;    /* default 0.1 */
+    double start, end; /* default 0 and 1000 */
 } orr_fog;
 
 typedef struct orr_scene_desc {
-    orr_color4 clear_color;  /* default Babylon.js (0.2, 0.2, 0.3, 1); set .clear_color_set for black */
-    bool clear_color_set;    /* true: use clear_color even if it is all zero */
-    orr_color3 ambient_color;/* scene.ambientColor, default black */
+    orr_color4 clear_color;   /* default Babylon.js (0.2, 0.2, 0.3, 1); set .clear_color_set for black */
+    bool clear_color_set;     /* true: use clear_color even if it is all zero */
+    orr_color3 ambient_color; /* scene.ambientColor, default black */
     orr_fog fog;
     const char *label;
 } orr_scene_desc;
@@ -92,9 +106,9 @@ void orr_scene_remove_before_render(orr_scene *scene, orr_before_render_fn fn, v
 /* ---- nodes --------------------------------------------------------------------- */
 typedef struct orr_node_desc {
     orr_dvec3 position;
-    orr_dvec3 rotation;      /* Euler (x pitch, y yaw, z roll), radians */
-    orr_dvec3 scaling;       /* default (1, 1, 1) when all zero */
-    orr_node parent;         /* 0: scene root */
+    orr_dvec3 rotation; /* Euler (x pitch, y yaw, z roll), radians */
+    orr_dvec3 scaling;  /* default (1, 1, 1) when all zero */
+    orr_node parent;    /* 0: scene root */
     const char *label;
 } orr_node_desc;
 
@@ -135,22 +149,22 @@ orr_wpos orr_node_get_world_position(orr_scene *scene, orr_node node);
 /* ---- cameras --------------------------------------------------------------------- */
 typedef struct orr_free_camera_desc {
     orr_dvec3 position;
-    orr_dvec3 target;   /* default position + (0, 0, 1) unless target_set */
-    bool target_set;    /* use .target even when it is the origin */
-    double fov;         /* vertical field of view, radians; default 0.8 */
-    double near, far;   /* Babylon.js minZ / maxZ; defaults 1 and 10000; far 0 = infinite */
+    orr_dvec3 target; /* default position + (0, 0, 1) unless target_set */
+    bool target_set;  /* use .target even when it is the origin */
+    double fov;       /* vertical field of view, radians; default 0.8 */
+    double near, far; /* Babylon.js minZ / maxZ; defaults 1 and 10000; far 0 = infinite */
     const char *label;
 } orr_free_camera_desc;
 
 typedef struct orr_arc_rotate_desc {
     double alpha, beta, radius; /* position = target + r·(cos α sin β, cos β, sin α sin β) */
     orr_dvec3 target;
-    double fov, near, far;      /* as for the free camera */
+    double fov, near, far; /* as for the free camera */
     /* Limits; zero means none (Babylon.js null), except lower_beta_limit whose
      * default is 0.01 and upper_beta_limit whose default is π − 0.01. */
     double lower_radius_limit, upper_radius_limit;
     double lower_alpha_limit, upper_alpha_limit;
-    bool alpha_limits_set;      /* the alpha limits apply only when true */
+    bool alpha_limits_set; /* the alpha limits apply only when true */
     double lower_beta_limit, upper_beta_limit;
     const char *label;
 } orr_arc_rotate_desc;
@@ -209,15 +223,15 @@ typedef enum orr_light_type {
  * Set .intensity_set to use an intensity of exactly 0. */
 typedef struct orr_light_desc {
     orr_light_type type;
-    orr_dvec3 position;   /* point, spot: world position (node position) */
-    orr_dvec3 direction;  /* hemispheric: towards the sky; directional, spot: light travel */
+    orr_dvec3 position;  /* point, spot: world position (node position) */
+    orr_dvec3 direction; /* hemispheric: towards the sky; directional, spot: light travel */
     orr_color3 diffuse, specular, ground_color;
     bool diffuse_set, specular_set; /* use the given colour even if black */
     double intensity;
     bool intensity_set;
-    double range;         /* point, spot: 0 = infinite (Babylon Number.MAX_VALUE) */
-    double angle;         /* spot: full cone angle, radians */
-    double exponent;      /* spot: falloff exponent */
+    double range;    /* point, spot: 0 = infinite (Babylon Number.MAX_VALUE) */
+    double angle;    /* spot: full cone angle, radians */
+    double exponent; /* spot: falloff exponent */
     const char *label;
 } orr_light_desc;
 

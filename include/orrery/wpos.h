@@ -30,8 +30,13 @@ extern "C" {
 
 #define ORR_CELL_SIZE 1048576.0 /* 2^20 metres */
 
-typedef struct orr_cell3 { int64_t x, y, z; } orr_cell3;
-typedef struct orr_wpos { orr_cell3 cell; orr_dvec3 local; } orr_wpos;
+typedef struct orr_cell3 {
+    int64_t x, y, z;
+} orr_cell3;
+typedef struct orr_wpos {
+    orr_cell3 cell;
+    orr_dvec3 local;
+} orr_wpos;
 
 /* Normalised: whole cells of `local` are moved into the cell. */
 orr_wpos orr_wpos_make(orr_cell3 cell, orr_dvec3 local);

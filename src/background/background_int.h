@@ -7,7 +7,9 @@
 #include "render/render_int.h"
 #include "../../shaders/background_types.glsl"
 
-typedef struct orri_gpu_background { ORRI_BG_FIELDS } orri_gpu_background;
+typedef struct orri_gpu_background {
+    ORRI_BG_FIELDS
+} orri_gpu_background;
 _Static_assert(sizeof(orri_gpu_background) == 3 * 64 + 7 * 16, "background block layout");
 #define ORRI_BG_STRIDE 512u /* per draw, ≥ minUniformBufferOffsetAlignment everywhere */
 
@@ -20,18 +22,18 @@ struct orr_environment {
     orr_scene *scene;
     orr_engine *engine;
     orri_render_plugin *plugin;
-    orr_environment_desc desc;   /* resolved defaults */
+    orr_environment_desc desc; /* resolved defaults */
     orr_environment_sizes sizes;
     orr_wpos root;
-    orr_texture white_cube;      /* owned: the solid-colour skybox's cube */
+    orr_texture white_cube; /* owned: the solid-colour skybox's cube */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline sky_pipeline, ground_pipeline;
     VkDescriptorPool pool;
     VkDescriptorSet sets[ORRI_MAX_FRAMES];
-    orri_buffer ubo[ORRI_MAX_FRAMES];    /* sky block at 0, ground block at ORRI_BG_STRIDE */
+    orri_buffer ubo[ORRI_MAX_FRAMES]; /* sky block at 0, ground block at ORRI_BG_STRIDE */
     uint64_t uploaded_key[ORRI_MAX_FRAMES];
-    uint64_t version;                    /* bumps on set_root */
+    uint64_t version; /* bumps on set_root */
 };
 
 /* sizing.c */

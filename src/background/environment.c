@@ -25,7 +25,8 @@ static orr_result check_textures(orr_engine *e, const orr_environment_desc *d) {
     if (d->ground_texture.id && (!g || g->image.layers != 1))
         return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "environment: ground_texture is stale or not 2D");
     if (d->skybox_texture.id && (!k || k->image.layers != 6))
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "environment: skybox_texture is stale or not a cube");
+        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
+                         "environment: skybox_texture is stale or not a cube");
     return ORR_OK;
 }
 
@@ -44,9 +45,12 @@ orr_result orr_environment_create(orr_scene *s, const orr_environment_desc *desc
     env->version = 1;
     r = orri_environment_gpu_init(env);
     if (r == ORR_OK) {
-        env->plugin = orri_scene_add_plugin(e, s, &(orri_render_plugin){
-            .name = "environment", .state = env, .update = orri_environment_update,
-            .record = orri_environment_record, .release = plugin_release});
+        env->plugin = orri_scene_add_plugin(e, s,
+                                            &(orri_render_plugin){.name = "environment",
+                                                                  .state = env,
+                                                                  .update = orri_environment_update,
+                                                                  .record = orri_environment_record,
+                                                                  .release = plugin_release});
         if (!env->plugin) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "environment plugin");
     }
     if (r != ORR_OK) {
@@ -82,10 +86,11 @@ orr_result orr_environment_create_default(orr_scene *s, const char *assets_dir, 
     char path[1024];
     orr_texture ground = {0}, sky = {0};
     snprintf(path, sizeof path, "%s/bjs/backgroundGround.png", assets_dir);
-    orr_result r = orr_texture_load_image_file(e, path, &(orr_image_texture_desc){.raw = true, .has_alpha = true,
-                                                   .label = "backgroundGround"}, &ground);
+    orr_result r = orr_texture_load_image_file(
+        e, path, &(orr_image_texture_desc){.raw = true, .has_alpha = true, .label = "backgroundGround"}, &ground);
     snprintf(path, sizeof path, "%s/dds/backgroundSkybox.dds", assets_dir);
-    if (r == ORR_OK) r = orr_texture_load_image_file(e, path, &(orr_image_texture_desc){.label = "backgroundSkybox"}, &sky);
+    if (r == ORR_OK)
+        r = orr_texture_load_image_file(e, path, &(orr_image_texture_desc){.label = "backgroundSkybox"}, &sky);
     orr_environment_desc d = desc ? *desc : (orr_environment_desc){.label = "default environment"};
     d.ground_texture = ground, d.skybox_texture = sky, d.owns_textures = true;
     d.skybox_kind = ORR_SKYBOX_BACKGROUND;

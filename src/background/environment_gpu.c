@@ -23,7 +23,8 @@ extern const size_t orri_spv_background_sky_vert_size, orri_spv_background_sky_f
 extern const size_t orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size;
 
 static orr_result module(orri_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out) {
-    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+    VkShaderModuleCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
     return orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &ci, NULL, out), "background shader module");
 }
 
@@ -42,43 +43,68 @@ static orr_result pipeline(orr_environment *env, const bg_pipeline_desc *p, VkPi
     /* Premultiplied: Babylon ALPHA_PREMULTIPLIED_PORTERDUFF (ONE, ONE − src.a for colour and alpha). */
     VkPipelineColorBlendAttachmentState blend = {
         .blendEnable = p->blend,
-        .srcColorBlendFactor = VK_BLEND_FACTOR_ONE, .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
+        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
         .colorBlendOp = VK_BLEND_OP_ADD,
-        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE, .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-        .alphaBlendOp = VK_BLEND_OP_ADD, .colorWriteMask = 0xf,
+        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .alphaBlendOp = VK_BLEND_OP_ADD,
+        .colorWriteMask = 0xf,
     };
     VkPipelineShaderStageCreateInfo stages[] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = vs,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = fs,
+         .pName = "main"},
     };
     VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
     VkFormat color = ORRI_COLOR_FORMAT;
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
         .pNext = &(VkPipelineRenderingCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                                  .colorAttachmentCount = 1, .pColorAttachmentFormats = &color,
+                                                  .colorAttachmentCount = 1,
+                                                  .pColorAttachmentFormats = &color,
                                                   .depthAttachmentFormat = ORRI_DEPTH_FORMAT},
-        .stageCount = 2, .pStages = stages,
-        .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO},
-        .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
-        .pViewportState = &(VkPipelineViewportStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
+        .stageCount = 2,
+        .pStages = stages,
+        .pVertexInputState =
+            &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO},
+        .pInputAssemblyState =
+            &(VkPipelineInputAssemblyStateCreateInfo){.sType =
+                                                          VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .pViewportState =
+            &(VkPipelineViewportStateCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
         /* Both seen from one side only (inside of the box; the ground's
          * underside has fade 0): no culling, no winding dependence. */
-        .pRasterizationState = &(VkPipelineRasterizationStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
-            .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f},
-        .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
-        .pDepthStencilState = &(VkPipelineDepthStencilStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO, .depthTestEnable = VK_TRUE,
-            .depthWriteEnable = p->depth_write, .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
-        .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
-        .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn},
+        .pRasterizationState = &(
+            VkPipelineRasterizationStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                                                    .polygonMode = VK_POLYGON_MODE_FILL,
+                                                    .cullMode = VK_CULL_MODE_NONE,
+                                                    .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+                                                    .lineWidth = 1.0f},
+        .pMultisampleState =
+            &(VkPipelineMultisampleStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                    .rasterizationSamples =
+                                                        e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
+        .pDepthStencilState = &(
+            VkPipelineDepthStencilStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+                                                   .depthTestEnable = VK_TRUE,
+                                                   .depthWriteEnable = p->depth_write,
+                                                   .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
+        .pColorBlendState =
+            &(VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                   .attachmentCount = 1,
+                                                   .pAttachments = &blend},
+        .pDynamicState =
+            &(VkPipelineDynamicStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                                .dynamicStateCount = 2,
+                                                .pDynamicStates = dyn},
         .layout = env->layout,
     };
     if (r == ORR_OK)
@@ -101,17 +127,22 @@ static orr_result layouts(orr_environment *env) {
         {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = 3, .pBindings = b};
-    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &env->set_layout), "background set layout");
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                     .pSetLayouts = &env->set_layout};
-    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &env->layout), "background layout");
+    VkDescriptorSetLayoutCreateInfo sci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 3, .pBindings = b};
+    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &env->set_layout),
+                                 "background set layout");
+    VkPipelineLayoutCreateInfo pl = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &env->set_layout};
+    if (r == ORR_OK)
+        r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &env->layout), "background layout");
     VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, ORRI_MAX_FRAMES},
                                     {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * ORRI_MAX_FRAMES}};
-    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = ORRI_MAX_FRAMES,
-                                      .poolSizeCount = 2, .pPoolSizes = sizes};
-    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreateDescriptorPool(gpu->device, &dpi, NULL, &env->pool), "background pool");
+    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                      .maxSets = ORRI_MAX_FRAMES,
+                                      .poolSizeCount = 2,
+                                      .pPoolSizes = sizes};
+    if (r == ORR_OK)
+        r = orri_vk_check(gpu, vkCreateDescriptorPool(gpu->device, &dpi, NULL, &env->pool), "background pool");
     return r;
 }
 
@@ -119,11 +150,18 @@ static orr_result layouts(orr_environment *env) {
 static orr_result white_cube(orr_environment *env) {
     static const uint8_t white[6 * 4] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
                                          255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
-    orr_image_data img = {.format = ORR_PIXEL_RGBA8, .width = 1, .height = 1, .faces = 6, .mips = 1, .is_cube = true,
-                          .size = sizeof white, .pixels = (uint8_t *)white};
+    orr_image_data img = {.format = ORR_PIXEL_RGBA8,
+                          .width = 1,
+                          .height = 1,
+                          .faces = 6,
+                          .mips = 1,
+                          .is_cube = true,
+                          .size = sizeof white,
+                          .pixels = (uint8_t *)white};
     for (uint32_t f = 0; f < 6; f++) img.level_offset[f][0] = 4 * f;
     img.level_size[0] = 4;
-    return orr_texture_create_from_image(env->engine, &img, &(orr_image_texture_desc){.label = "white cube"}, &env->white_cube);
+    return orr_texture_create_from_image(env->engine, &img, &(orr_image_texture_desc){.label = "white cube"},
+                                         &env->white_cube);
 }
 
 static orr_result sets(orr_environment *env) {
@@ -131,22 +169,36 @@ static orr_result sets(orr_environment *env) {
     orri_texture *sky = orri_texture_get(e, env->desc.skybox_texture.id ? env->desc.skybox_texture : env->white_cube);
     orri_texture *ground = orri_texture_get(e, env->desc.ground_texture.id ? env->desc.ground_texture : e->white);
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
-        orr_result r = orri_buffer_create(&e->gpu, 2 * ORRI_BG_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, ORRI_MEM_HOST,
-                                          "background uniforms", &env->ubo[i]);
-        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = env->pool,
-                                          .descriptorSetCount = 1, .pSetLayouts = &env->set_layout};
-        if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &env->sets[i]), "background set");
+        orr_result r = orri_buffer_create(&e->gpu, 2 * ORRI_BG_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                          ORRI_MEM_HOST, "background uniforms", &env->ubo[i]);
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = env->pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &env->set_layout};
+        if (r == ORR_OK)
+            r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &env->sets[i]), "background set");
         if (r != ORR_OK) return r;
         VkWriteDescriptorSet w[] = {
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = env->sets[i], .dstBinding = 0, .descriptorCount = 1,
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+             .dstSet = env->sets[i],
+             .dstBinding = 0,
+             .descriptorCount = 1,
              .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
              .pBufferInfo = &(VkDescriptorBufferInfo){env->ubo[i].buffer, 0, sizeof(orri_gpu_background)}},
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = env->sets[i], .dstBinding = 1, .descriptorCount = 1,
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+             .dstSet = env->sets[i],
+             .dstBinding = 1,
+             .descriptorCount = 1,
              .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .pImageInfo = &(VkDescriptorImageInfo){sky->sampler, sky->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = env->sets[i], .dstBinding = 2, .descriptorCount = 1,
+             .pImageInfo =
+                 &(VkDescriptorImageInfo){sky->sampler, sky->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+             .dstSet = env->sets[i],
+             .dstBinding = 2,
+             .descriptorCount = 1,
              .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .pImageInfo = &(VkDescriptorImageInfo){ground->sampler, ground->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+             .pImageInfo = &(VkDescriptorImageInfo){ground->sampler, ground->image.view,
+                                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
         };
         vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
     }
@@ -158,13 +210,17 @@ orr_result orri_environment_gpu_init(orr_environment *env) {
     if (r == ORR_OK && !env->desc.skybox_texture.id) r = white_cube(env);
     if (r == ORR_OK) r = sets(env);
     if (r == ORR_OK && !env->desc.skip_skybox)
-        r = pipeline(env, &(bg_pipeline_desc){orri_spv_background_sky_vert, orri_spv_background_sky_frag,
-                                              orri_spv_background_sky_vert_size, orri_spv_background_sky_frag_size,
-                                              !env->desc.skybox_infinite, false, "skybox"}, &env->sky_pipeline);
+        r = pipeline(env,
+                     &(bg_pipeline_desc){orri_spv_background_sky_vert, orri_spv_background_sky_frag,
+                                         orri_spv_background_sky_vert_size, orri_spv_background_sky_frag_size,
+                                         !env->desc.skybox_infinite, false, "skybox"},
+                     &env->sky_pipeline);
     if (r == ORR_OK && !env->desc.skip_ground)
-        r = pipeline(env, &(bg_pipeline_desc){orri_spv_background_ground_vert, orri_spv_background_ground_frag,
-                                              orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size,
-                                              true, true, "ground"}, &env->ground_pipeline);
+        r = pipeline(env,
+                     &(bg_pipeline_desc){orri_spv_background_ground_vert, orri_spv_background_ground_frag,
+                                         orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size,
+                                         true, true, "ground"},
+                     &env->ground_pipeline);
     return r;
 }
 
@@ -196,7 +252,8 @@ static void common_block(orr_environment *env, orr_scene *s, const orri_view *v,
     const orr_image_processing *ip = &env->desc.image_processing;
     b->view_proj = orr_dmat4_to_f32(v->view_proj);
     b->view = orr_dmat4_to_f32(v->view);
-    b->ip = orr_dvec4_to_f32((orr_dvec4){ip->exposure, ip->contrast, (double)ip->tone_mapping, env->desc.no_noise ? 0 : 0.5});
+    b->ip = orr_dvec4_to_f32(
+        (orr_dvec4){ip->exposure, ip->contrast, (double)ip->tone_mapping, env->desc.no_noise ? 0 : 0.5});
     b->eye = vec4f(v->eye, 1);
     b->fog_color = vec4f((orr_dvec3){s->fog.color.r, s->fog.color.g, s->fog.color.b}, 1);
     b->fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density});
@@ -264,8 +321,9 @@ orr_result orri_environment_record(orr_engine *e, orr_scene *s, const orri_view 
                                    VkCommandBuffer cmd, void *state) {
     orr_environment *env = state;
     (void)s, (void)v;
-    VkPipeline p = stage == ORRI_STAGE_BEFORE_OPAQUE ? env->sky_pipeline
-                   : stage == ORRI_STAGE_AFTER_OPAQUE ? env->ground_pipeline : VK_NULL_HANDLE;
+    VkPipeline p = stage == ORRI_STAGE_BEFORE_OPAQUE  ? env->sky_pipeline
+                   : stage == ORRI_STAGE_AFTER_OPAQUE ? env->ground_pipeline
+                                                      : VK_NULL_HANDLE;
     if (!p) return ORR_OK;
     uint32_t offset = stage == ORRI_STAGE_BEFORE_OPAQUE ? 0 : ORRI_BG_STRIDE;
     orri_cmd_label_begin(&e->gpu, cmd, stage == ORRI_STAGE_BEFORE_OPAQUE ? "skybox" : "background ground");

@@ -11,8 +11,10 @@ static double sat(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 /* Babylon.js ACESFitted: input matrix, RRT+ODT rational fit, output matrix.
  * The GLSL matrices are column-major: out_i = Σ_j col_j[i] · c_j. */
 static void aces(double c[3]) {
-    static const double in[3][3] = {{0.59719, 0.07600, 0.02840}, {0.35458, 0.90834, 0.13383}, {0.04823, 0.01566, 0.83777}};
-    static const double out[3][3] = {{1.60475, -0.10208, -0.00327}, {-0.53108, 1.10813, -0.07276}, {-0.07367, -0.00605, 1.07602}};
+    static const double in[3][3] = {
+        {0.59719, 0.07600, 0.02840}, {0.35458, 0.90834, 0.13383}, {0.04823, 0.01566, 0.83777}};
+    static const double out[3][3] = {
+        {1.60475, -0.10208, -0.00327}, {-0.53108, 1.10813, -0.07276}, {-0.07367, -0.00605, 1.07602}};
     double v[3], w[3];
     for (int i = 0; i < 3; i++) v[i] = in[0][i] * c[0] + in[1][i] * c[1] + in[2][i] * c[2];
     for (int i = 0; i < 3; i++) {

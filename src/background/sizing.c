@@ -25,8 +25,11 @@ orr_environment_desc orri_environment_resolve(const orr_environment_desc *desc) 
     if (!d.skybox_color_set) d.skybox_color = def;
     if (!d.ground_opacity_set) d.ground_opacity = 0.9;
     if (!d.image_processing_set)
-        d.image_processing = (orr_image_processing){.exposure = 0.8, .contrast = 1.2, .exposure_set = true,
-                                                    .contrast_set = true, .tone_mapping = ORR_TONE_MAPPING_STANDARD};
+        d.image_processing = (orr_image_processing){.exposure = 0.8,
+                                                    .contrast = 1.2,
+                                                    .exposure_set = true,
+                                                    .contrast_set = true,
+                                                    .tone_mapping = ORR_TONE_MAPPING_STANDARD};
     if (!d.image_processing.exposure_set) d.image_processing.exposure = 1;
     if (!d.image_processing.contrast_set) d.image_processing.contrast = 1;
     d.image_processing.exposure_set = d.image_processing.contrast_set = true;

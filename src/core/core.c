@@ -7,9 +7,18 @@
 
 #include "core/core_int.h"
 
-static void *def_alloc(size_t size, void *user) { (void)user; return malloc(size); }
-static void *def_realloc(void *p, size_t size, void *user) { (void)user; return realloc(p, size); }
-static void def_free(void *p, void *user) { (void)user; free(p); }
+static void *def_alloc(size_t size, void *user) {
+    (void)user;
+    return malloc(size);
+}
+static void *def_realloc(void *p, size_t size, void *user) {
+    (void)user;
+    return realloc(p, size);
+}
+static void def_free(void *p, void *user) {
+    (void)user;
+    free(p);
+}
 
 orr_allocator orri_allocator_resolve(const orr_allocator *a) {
     if (a && a->alloc && a->realloc && a->free) return *a;
@@ -22,9 +31,7 @@ void *orri_alloc(const orr_allocator *a, size_t size) {
     return p;
 }
 
-void *orri_realloc(const orr_allocator *a, void *p, size_t size) {
-    return a->realloc(p, size ? size : 1, a->user);
-}
+void *orri_realloc(const orr_allocator *a, void *p, size_t size) { return a->realloc(p, size ? size : 1, a->user); }
 
 void orri_free(const orr_allocator *a, void *p) {
     if (p) a->free(p, a->user);

@@ -19,18 +19,16 @@ typedef struct orri_ctx {
 } orri_ctx;
 
 void orri_ctx_init(orri_ctx *ctx, const orr_allocator *a, const orr_logger *l);
-void *orri_alloc(const orr_allocator *a, size_t size);   /* zeroed */
+void *orri_alloc(const orr_allocator *a, size_t size); /* zeroed */
 void *orri_realloc(const orr_allocator *a, void *p, size_t size);
 void orri_free(const orr_allocator *a, void *p);
 /* Resolve an allocator: NULL or all-zero → the C library's. */
 orr_allocator orri_allocator_resolve(const orr_allocator *a);
 
 /* Log a message; errors are also kept as the context's last error. */
-void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Record a runtime failure and return `r` (for `return orri_fail(...)`). */
-orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* API misuse: one list of message ids (STYLE.md), reported with a name. */
 typedef enum orri_msg {
@@ -42,8 +40,7 @@ typedef enum orri_msg {
     ORRI_MSG_IN_USE,
     ORRI_MSG_COUNT_
 } orri_msg;
-void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Generational pool: ids are (generation << 16 | slot + 1); 0 is never valid.
  * Items are fixed-size records stored contiguously; a freed slot's generation
@@ -57,7 +54,7 @@ typedef struct orri_pool {
     uint8_t *live;
     uint32_t *free_list;
     uint32_t free_count;
-    uint16_t seed;      /* first generation of every slot (see pool.c) */
+    uint16_t seed; /* first generation of every slot (see pool.c) */
 } orri_pool;
 
 #define ORRI_POOL_MAX_SLOTS 65535u
@@ -70,9 +67,7 @@ void orri_pool_free(orri_pool *p, uint32_t id);
 void *orri_pool_get(const orri_pool *p, uint32_t id);
 static inline uint32_t orri_pool_slot(uint32_t id) { return (id & 0xffffu) - 1u; }
 /* Iterate live slots: for (uint32_t i = 0; i < p->capacity; i++) if (p->live[i]) ... */
-static inline void *orri_pool_at(const orri_pool *p, uint32_t slot) {
-    return p->items + (size_t)slot * p->item_size;
-}
+static inline void *orri_pool_at(const orri_pool *p, uint32_t slot) { return p->items + (size_t)slot * p->item_size; }
 static inline uint32_t orri_pool_id_at(const orri_pool *p, uint32_t slot) {
     return ((uint32_t)p->generation[slot] << 16) | (slot + 1u);
 }

@@ -17,9 +17,11 @@ orr_result orri_buffer_create(orri_gpu *gpu, VkDeviceSize size, VkBufferUsageFla
     if (r != ORR_OK) return r;
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(gpu->device, out->buffer, &req);
-    VkMemoryPropertyFlags want = kind == ORRI_MEM_DEVICE ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    VkMemoryPropertyFlags prefer = kind == ORRI_MEM_DEVICE ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
-                                   : kind == ORRI_MEM_READBACK ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT : 0;
+    VkMemoryPropertyFlags want =
+        kind == ORRI_MEM_DEVICE ? 0 : VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryPropertyFlags prefer = kind == ORRI_MEM_DEVICE     ? VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
+                                   : kind == ORRI_MEM_READBACK ? VK_MEMORY_PROPERTY_HOST_CACHED_BIT
+                                                               : 0;
     r = orri_mem_alloc(gpu, req, want, prefer, &out->mem);
     if (r == ORR_OK)
         r = orri_vk_check(gpu, vkBindBufferMemory(gpu->device, out->buffer, out->mem.block->memory, out->mem.offset),
@@ -31,7 +33,8 @@ orr_result orri_buffer_create(orri_gpu *gpu, VkDeviceSize size, VkBufferUsageFla
     out->size = ci.size;
     /* Device buffers are written only through staging copies, even where the
      * memory happens to be host-visible (lavapipe): a frame in flight may read them. */
-    if (kind != ORRI_MEM_DEVICE && out->mem.block->mapped) out->mapped = (uint8_t *)out->mem.block->mapped + out->mem.offset;
+    if (kind != ORRI_MEM_DEVICE && out->mem.block->mapped)
+        out->mapped = (uint8_t *)out->mem.block->mapped + out->mem.offset;
     orri_gpu_name(gpu, VK_OBJECT_TYPE_BUFFER, (uint64_t)out->buffer, "%s", label ? label : "buffer");
     return ORR_OK;
 }
@@ -85,7 +88,8 @@ orr_result orri_immediate_end(orri_gpu *gpu, VkCommandBuffer cmd) {
 static orr_result upload_immediate(orri_gpu *gpu, orri_buffer *dst, VkDeviceSize offset, const void *data,
                                    VkDeviceSize size) {
     orri_buffer staging;
-    orr_result r = orri_buffer_create(gpu, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "upload staging", &staging);
+    orr_result r =
+        orri_buffer_create(gpu, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "upload staging", &staging);
     if (r != ORR_OK) return r;
     memcpy(staging.mapped, data, size);
     VkCommandBuffer cmd;

@@ -22,8 +22,7 @@ orr_result orri_vk_check(orri_gpu *gpu, VkResult r, const char *what) {
         return orri_fail(gpu->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: out of host memory", what);
     case VK_ERROR_OUT_OF_DEVICE_MEMORY:
         return orri_fail(gpu->ctx, ORR_ERROR_OUT_OF_DEVICE_MEMORY, "%s: out of device memory", what);
-    default:
-        return orri_fail(gpu->ctx, ORR_ERROR_VULKAN, "%s: VkResult %d", what, (int)r);
+    default: return orri_fail(gpu->ctx, ORR_ERROR_VULKAN, "%s: VkResult %d", what, (int)r);
     }
 }
 
@@ -68,7 +67,8 @@ static bool has_instance_ext(const char *name) {
 static const VkDebugUtilsMessengerCreateInfoEXT *messenger_info(orri_gpu *gpu, VkDebugUtilsMessengerCreateInfoEXT *ci) {
     *ci = (VkDebugUtilsMessengerCreateInfoEXT){
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT,
         .pfnUserCallback = debug_cb,
         .pUserData = gpu,
@@ -101,12 +101,13 @@ static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
     VkInstanceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
         .pNext = (gpu->validation && gpu->debug_utils) ? messenger_info(gpu, &mci) : NULL,
-        .pApplicationInfo = &(VkApplicationInfo){
-            .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-            .pApplicationName = "orrery",
-            .pEngineName = "orrery",
-            .apiVersion = VK_API_VERSION_1_3,
-        },
+        .pApplicationInfo =
+            &(VkApplicationInfo){
+                .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+                .pApplicationName = "orrery",
+                .pEngineName = "orrery",
+                .apiVersion = VK_API_VERSION_1_3,
+            },
         .enabledLayerCount = gpu->validation ? 1 : 0,
         .ppEnabledLayerNames = &VALIDATION_LAYER,
         .enabledExtensionCount = ext_count,
@@ -122,9 +123,12 @@ static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
         if (create) create(gpu->instance, messenger_info(gpu, &mci), NULL, &gpu->messenger);
     }
     if (gpu->debug_utils) {
-        gpu->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(gpu->instance, "vkSetDebugUtilsObjectNameEXT");
-        gpu->begin_label = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(gpu->instance, "vkCmdBeginDebugUtilsLabelEXT");
-        gpu->end_label = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(gpu->instance, "vkCmdEndDebugUtilsLabelEXT");
+        gpu->set_name =
+            (PFN_vkSetDebugUtilsObjectNameEXT)vkGetInstanceProcAddr(gpu->instance, "vkSetDebugUtilsObjectNameEXT");
+        gpu->begin_label =
+            (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(gpu->instance, "vkCmdBeginDebugUtilsLabelEXT");
+        gpu->end_label =
+            (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(gpu->instance, "vkCmdEndDebugUtilsLabelEXT");
     }
     return ORR_OK;
 }
@@ -176,15 +180,20 @@ static orr_result pick_device(orri_gpu *gpu, const char *want) {
             char *end;
             long idx = strtol(want, &end, 10);
             bool match = (*end == 0) ? (idx == (long)i) : (strstr(p.deviceName, want) != NULL);
-            if (match) { best = (int)i; break; }
+            if (match) {
+                best = (int)i;
+                break;
+            }
             continue;
         }
         int rank = type_rank(p.deviceType);
         if (rank > best_rank) best = (int)i, best_rank = rank;
     }
     if (best < 0)
-        return orri_fail(gpu->ctx, ORR_ERROR_NO_DEVICE, "no Vulkan 1.3 device with dynamic rendering and "
-                         "synchronization2%s%s", want && *want ? " matching " : "", want && *want ? want : "");
+        return orri_fail(gpu->ctx, ORR_ERROR_NO_DEVICE,
+                         "no Vulkan 1.3 device with dynamic rendering and "
+                         "synchronization2%s%s",
+                         want && *want ? " matching " : "", want && *want ? want : "");
     gpu->physical = pds[best];
     vkGetPhysicalDeviceProperties(gpu->physical, &gpu->props);
     vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->mem_props);
@@ -214,13 +223,14 @@ static orr_result create_device(orri_gpu *gpu) {
     VkPhysicalDeviceFeatures2 f = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
         .pNext = &f11,
-        .features = {
-            .samplerAnisotropy = supported.samplerAnisotropy,
-            .multiDrawIndirect = supported.multiDrawIndirect,
-            .drawIndirectFirstInstance = supported.drawIndirectFirstInstance,
-            .fillModeNonSolid = supported.fillModeNonSolid,
-            .shaderFloat64 = supported.shaderFloat64,
-        },
+        .features =
+            {
+                .samplerAnisotropy = supported.samplerAnisotropy,
+                .multiDrawIndirect = supported.multiDrawIndirect,
+                .drawIndirectFirstInstance = supported.drawIndirectFirstInstance,
+                .fillModeNonSolid = supported.fillModeNonSolid,
+                .shaderFloat64 = supported.shaderFloat64,
+            },
     };
     const char *exts[1];
     uint32_t ext_count = 0;
@@ -240,12 +250,13 @@ static orr_result create_device(orri_gpu *gpu) {
         .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
         .pNext = &f,
         .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &(VkDeviceQueueCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-            .queueFamilyIndex = gpu->queue_family,
-            .queueCount = 1,
-            .pQueuePriorities = &(float){1.0f},
-        },
+        .pQueueCreateInfos =
+            &(VkDeviceQueueCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+                .queueFamilyIndex = gpu->queue_family,
+                .queueCount = 1,
+                .pQueuePriorities = &(float){1.0f},
+            },
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
@@ -254,7 +265,8 @@ static orr_result create_device(orri_gpu *gpu) {
     vkGetDeviceQueue(gpu->device, gpu->queue_family, 0, &gpu->queue);
     VkPipelineCacheCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     r = orri_vk_check(gpu, vkCreatePipelineCache(gpu->device, &pci, NULL, &gpu->pipeline_cache), "pipeline cache");
-    if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_CACHE, (uint64_t)gpu->pipeline_cache, "orrery pipeline cache");
+    if (r == ORR_OK)
+        orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_CACHE, (uint64_t)gpu->pipeline_cache, "orrery pipeline cache");
     return r;
 }
 
@@ -320,8 +332,8 @@ void orri_gpu_deinit(orri_gpu *gpu) {
         vkDestroyDevice(gpu->device, NULL);
     }
     if (gpu->messenger) {
-        PFN_vkDestroyDebugUtilsMessengerEXT destroy =
-            (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(gpu->instance, "vkDestroyDebugUtilsMessengerEXT");
+        PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
+            gpu->instance, "vkDestroyDebugUtilsMessengerEXT");
         if (destroy) destroy(gpu->instance, gpu->messenger, NULL);
     }
     if (gpu->instance) vkDestroyInstance(gpu->instance, NULL);

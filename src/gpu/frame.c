@@ -78,8 +78,8 @@ orr_result orri_frame_submit(orri_gpu *gpu) {
     VkSubmitInfo2 si = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
         .commandBufferInfoCount = 1,
-        .pCommandBufferInfos = &(VkCommandBufferSubmitInfo){
-            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = f->cmd},
+        .pCommandBufferInfos = &(VkCommandBufferSubmitInfo){.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                                            .commandBuffer = f->cmd},
     };
     r = gpu->inject_device_lost ? orri_vk_check(gpu, VK_ERROR_DEVICE_LOST, "vkQueueSubmit2 (injected)")
                                 : orri_vk_check(gpu, vkQueueSubmit2(gpu->queue, 1, &si, f->fence), "vkQueueSubmit2");

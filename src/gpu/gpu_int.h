@@ -22,20 +22,22 @@
 #define ORRI_MAX_FRAMES 3
 #define ORRI_BLOCK_SIZE (32ull << 20)
 
-typedef struct orri_mem_range { VkDeviceSize offset, size; } orri_mem_range;
+typedef struct orri_mem_range {
+    VkDeviceSize offset, size;
+} orri_mem_range;
 
 typedef struct orri_mem_block {
     VkDeviceMemory memory;
     VkDeviceSize size;
     uint32_t type_index;
-    void *mapped;               /* host-visible blocks stay mapped */
-    orri_mem_range *free;       /* sorted by offset, coalesced */
+    void *mapped;         /* host-visible blocks stay mapped */
+    orri_mem_range *free; /* sorted by offset, coalesced */
     uint32_t free_count, free_cap;
     bool dedicated;
 } orri_mem_block;
 
 typedef struct orri_mem {
-    orri_mem_block *block;      /* NULL: empty */
+    orri_mem_block *block; /* NULL: empty */
     VkDeviceSize offset, size;
 } orri_mem;
 
@@ -43,7 +45,7 @@ typedef struct orri_buffer {
     VkBuffer buffer;
     orri_mem mem;
     VkDeviceSize size;
-    void *mapped;               /* host-visible buffers only */
+    void *mapped; /* host-visible buffers only */
 } orri_buffer;
 
 typedef struct orri_image {
@@ -56,8 +58,12 @@ typedef struct orri_image {
 } orri_image;
 
 typedef enum orri_delete_kind {
-    ORRI_DEL_BUFFER, ORRI_DEL_IMAGE, ORRI_DEL_PIPELINE, ORRI_DEL_SAMPLER,
-    ORRI_DEL_DESCRIPTOR_POOL, ORRI_DEL_CMD_BUFFERS,
+    ORRI_DEL_BUFFER,
+    ORRI_DEL_IMAGE,
+    ORRI_DEL_PIPELINE,
+    ORRI_DEL_SAMPLER,
+    ORRI_DEL_DESCRIPTOR_POOL,
+    ORRI_DEL_CMD_BUFFERS,
 } orri_delete_kind;
 
 typedef struct orri_delete_item {
@@ -68,7 +74,11 @@ typedef struct orri_delete_item {
         VkPipeline pipeline;
         VkSampler sampler;
         VkDescriptorPool pool;
-        struct { VkCommandPool pool; VkCommandBuffer cmds[2 * ORRI_MAX_FRAMES]; uint32_t count; } cmd;
+        struct {
+            VkCommandPool pool;
+            VkCommandBuffer cmds[2 * ORRI_MAX_FRAMES];
+            uint32_t count;
+        } cmd;
     } u;
 } orri_delete_item;
 
@@ -77,7 +87,7 @@ typedef struct orri_frame {
     VkCommandBuffer cmd;
     VkFence fence;
     bool submitted;
-    orri_buffer staging;        /* per-frame staging ring, host-visible */
+    orri_buffer staging; /* per-frame staging ring, host-visible */
     VkDeviceSize staging_used;
     orri_delete_item *deletes;
     uint32_t delete_count, delete_cap;
@@ -110,12 +120,12 @@ typedef struct orri_gpu {
     uint64_t device_memory;
 
     orri_frame frames[ORRI_MAX_FRAMES];
-    uint32_t frame_count;       /* frames in flight */
-    uint32_t frame_index;       /* current slot */
+    uint32_t frame_count; /* frames in flight */
+    uint32_t frame_index; /* current slot */
     uint64_t frame_number;
-    bool recording;             /* the current slot's cmd is open */
+    bool recording; /* the current slot's cmd is open */
 
-    uint64_t bytes_uploaded;    /* this frame */
+    uint64_t bytes_uploaded; /* this frame */
     uint64_t bytes_uploaded_total;
 
     PFN_vkSetDebugUtilsObjectNameEXT set_name;
@@ -125,7 +135,7 @@ typedef struct orri_gpu {
 
 typedef struct orri_gpu_desc {
     bool validation;
-    const char *device_name;    /* substring or index */
+    const char *device_name; /* substring or index */
     uint32_t frames_in_flight;
     void (*on_validation)(const char *message, void *user);
     void *validation_user;

@@ -49,7 +49,8 @@ static bool carve(orri_gpu *gpu, orri_mem_block *b, uint32_t i, VkDeviceSize off
 
 static bool try_block(orri_gpu *gpu, orri_mem_block *b, VkMemoryRequirements req, orri_mem *out) {
     VkDeviceSize align = req.alignment > gpu->props.limits.bufferImageGranularity
-                             ? req.alignment : gpu->props.limits.bufferImageGranularity;
+                             ? req.alignment
+                             : gpu->props.limits.bufferImageGranularity;
     for (uint32_t i = 0; i < b->free_count; i++) {
         VkDeviceSize off = align_up(b->free[i].offset, align);
         VkDeviceSize size = align_up(req.size, gpu->props.limits.bufferImageGranularity);
@@ -71,13 +72,21 @@ static orr_result new_block(orri_gpu *gpu, uint32_t type, VkDeviceSize size, boo
     }
     orri_mem_block *b = orri_alloc(al, sizeof *b);
     if (!b) return orri_fail(gpu->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "memory block");
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = size, .memoryTypeIndex = type};
+    VkMemoryAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = size, .memoryTypeIndex = type};
     orr_result r = orri_vk_check(gpu, vkAllocateMemory(gpu->device, &ai, NULL, &b->memory), "vkAllocateMemory");
-    if (r != ORR_OK) { orri_free(al, b); return r; }
+    if (r != ORR_OK) {
+        orri_free(al, b);
+        return r;
+    }
     b->size = size, b->type_index = type, b->dedicated = dedicated;
     if (gpu->mem_props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
         r = orri_vk_check(gpu, vkMapMemory(gpu->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped), "vkMapMemory");
-        if (r != ORR_OK) { vkFreeMemory(gpu->device, b->memory, NULL); orri_free(al, b); return r; }
+        if (r != ORR_OK) {
+            vkFreeMemory(gpu->device, b->memory, NULL);
+            orri_free(al, b);
+            return r;
+        }
     }
     if (!range_push(gpu, b, 0, (orri_mem_range){0, size})) {
         vkFreeMemory(gpu->device, b->memory, NULL);
@@ -92,7 +101,8 @@ static orr_result new_block(orri_gpu *gpu, uint32_t type, VkDeviceSize size, boo
 
 orr_result orri_mem_alloc(orri_gpu *gpu, VkMemoryRequirements req, VkMemoryPropertyFlags want,
                           VkMemoryPropertyFlags prefer, orri_mem *out) {
-    if (gpu->inject_oom_after == 0) return orri_vk_check(gpu, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory (injected)");
+    if (gpu->inject_oom_after == 0)
+        return orri_vk_check(gpu, VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkAllocateMemory (injected)");
     if (gpu->inject_oom_after > 0) gpu->inject_oom_after--;
     int type = find_type(gpu, req.memoryTypeBits, want | prefer);
     if (type < 0) type = find_type(gpu, req.memoryTypeBits, want);

@@ -65,7 +65,8 @@ orr_standard_material_desc orr_standard_material_get(const orr_scene *s, orr_mat
 
 uint32_t orri_scene_default_material(orr_scene *s) {
     if (!orri_pool_get(&s->materials, s->default_material))
-        s->default_material = orr_standard_material_create(s, &(orr_standard_material_desc){.label = "default material"}).id;
+        s->default_material =
+            orr_standard_material_create(s, &(orr_standard_material_desc){.label = "default material"}).id;
     return s->default_material;
 }
 
@@ -85,7 +86,8 @@ void orr_material_destroy(orr_scene *s, orr_material mat) {
         if (!s->nodes.live[i]) continue;
         orri_node *n = orri_pool_at(&s->nodes, i);
         if (n->kind == ORRI_NODE_MESH && n->u.mesh.material == mat.id) {
-            orri_misuse(s->ctx, ORRI_MSG_IN_USE, "orr_material_destroy: '%s' is still used by mesh '%s'", m->label, n->label);
+            orri_misuse(s->ctx, ORRI_MSG_IN_USE, "orr_material_destroy: '%s' is still used by mesh '%s'", m->label,
+                        n->label);
             return;
         }
     }

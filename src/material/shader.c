@@ -6,16 +6,14 @@
 
 #include "material/material_int.h"
 
-static const char SYSTEM_BLOCK[] =
-    "layout(set = 0, binding = 0, std140) uniform OrrSystem {\n"
-    "    mat4 world; mat4 view; mat4 projection; mat4 viewProjection;\n"
-    "    mat4 worldView; mat4 worldViewProjection; vec3 cameraPosition;\n"
-    "};\n";
-static const char VERTEX_INPUTS[] =
-    "layout(location = 0) in vec3 position;\n"
-    "layout(location = 1) in vec3 normal;\n"
-    "layout(location = 2) in vec2 uv;\n"
-    "layout(location = 3) in vec4 color;\n";
+static const char SYSTEM_BLOCK[] = "layout(set = 0, binding = 0, std140) uniform OrrSystem {\n"
+                                   "    mat4 world; mat4 view; mat4 projection; mat4 viewProjection;\n"
+                                   "    mat4 worldView; mat4 worldViewProjection; vec3 cameraPosition;\n"
+                                   "};\n";
+static const char VERTEX_INPUTS[] = "layout(location = 0) in vec3 position;\n"
+                                    "layout(location = 1) in vec3 normal;\n"
+                                    "layout(location = 2) in vec2 uv;\n"
+                                    "layout(location = 3) in vec4 color;\n";
 
 static const char *type_name(orr_uniform_type t) {
     switch (t) {
@@ -30,14 +28,16 @@ static const char *type_name(orr_uniform_type t) {
 
 /* std140 size and alignment of a uniform. */
 static void std140(orr_uniform_type t, uint32_t *size, uint32_t *align, uint32_t *count) {
-    static const uint32_t sizes[] = {0, 4, 8, 12, 16, 64}, aligns[] = {0, 4, 8, 16, 16, 16}, counts[] = {0, 1, 2, 3, 4, 16};
+    static const uint32_t sizes[] = {0, 4, 8, 12, 16, 64}, aligns[] = {0, 4, 8, 16, 16, 16},
+                          counts[] = {0, 1, 2, 3, 4, 16};
     *size = sizes[t], *align = aligns[t], *count = counts[t];
 }
 
 static bool valid_name(const char *n) {
     if (!n || !*n || strlen(n) >= 64) return false;
     for (const char *p = n; *p; p++) {
-        bool ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || (p != n && *p >= '0' && *p <= '9');
+        bool ok =
+            (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || (p != n && *p >= '0' && *p <= '9');
         if (!ok) return false;
     }
     return true;
@@ -47,7 +47,8 @@ static orr_result layout_uniforms(orr_scene *s, const orr_shader_material_desc *
     uint32_t offset = 0;
     for (uint32_t i = 0; i < ORR_SHADER_MAX_UNIFORMS && d->uniforms[i].name; i++) {
         if (!valid_name(d->uniforms[i].name) || !type_name(d->uniforms[i].type))
-            return orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "shader material: uniform %u has a bad name or type", i);
+            return orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "shader material: uniform %u has a bad name or type",
+                             i);
         orri_uniform_slot *u = &sm->uniforms[sm->uniform_count++];
         snprintf(u->name, sizeof u->name, "%s", d->uniforms[i].name);
         u->type = d->uniforms[i].type;
@@ -66,19 +67,18 @@ static orr_result layout_uniforms(orr_scene *s, const orr_shader_material_desc *
     return ORR_OK;
 }
 
-static const char PLAIN_HELPERS[] =
-    "mat4 getFinalWorld() { return world; }\n"
-    "vec4 getFinalColor() { return vec4(1.0); }\n";
-static const char INSTANCE_INPUTS[] =
-    "layout(location = 4) in vec4 world0;\n"
-    "layout(location = 5) in vec4 world1;\n"
-    "layout(location = 6) in vec4 world2;\n"
-    "layout(location = 7) in vec4 world3;\n"
-    "mat4 getFinalWorld() { return world * mat4(world0, world1, world2, world3); }\n";
+static const char PLAIN_HELPERS[] = "mat4 getFinalWorld() { return world; }\n"
+                                    "vec4 getFinalColor() { return vec4(1.0); }\n";
+static const char INSTANCE_INPUTS[] = "layout(location = 4) in vec4 world0;\n"
+                                      "layout(location = 5) in vec4 world1;\n"
+                                      "layout(location = 6) in vec4 world2;\n"
+                                      "layout(location = 7) in vec4 world3;\n"
+                                      "mat4 getFinalWorld() { return world * mat4(world0, world1, world2, world3); }\n";
 
 /* `instanced`: 0 plain, 1 thin-instance variant. */
 static void build_preamble(const orri_shader_material *sm, orri_stage stage, int instanced, char *buf, size_t n) {
-    size_t len = (size_t)snprintf(buf, n, "#version 450\n%s%s", SYSTEM_BLOCK, stage == ORRI_STAGE_VERTEX ? VERTEX_INPUTS : "");
+    size_t len =
+        (size_t)snprintf(buf, n, "#version 450\n%s%s", SYSTEM_BLOCK, stage == ORRI_STAGE_VERTEX ? VERTEX_INPUTS : "");
     if (stage == ORRI_STAGE_VERTEX && !instanced) len += (size_t)snprintf(buf + len, n - len, "%s", PLAIN_HELPERS);
     if (stage == ORRI_STAGE_VERTEX && instanced) {
         len += (size_t)snprintf(buf + len, n - len, "%s", INSTANCE_INPUTS);
@@ -90,7 +90,8 @@ static void build_preamble(const orri_shader_material *sm, orri_stage stage, int
     if (sm->uniform_count) {
         len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = 0, std140) uniform OrrUser {\n");
         for (uint32_t i = 0; i < sm->uniform_count; i++)
-            len += (size_t)snprintf(buf + len, n - len, "    %s %s;\n", type_name(sm->uniforms[i].type), sm->uniforms[i].name);
+            len += (size_t)snprintf(buf + len, n - len, "    %s %s;\n", type_name(sm->uniforms[i].type),
+                                    sm->uniforms[i].name);
         len += (size_t)snprintf(buf + len, n - len, "};\n");
     }
     for (uint32_t i = 0; i < sm->texture_count; i++)
@@ -103,7 +104,8 @@ static orr_result compile_stages(orr_scene *s, const orr_shader_material_desc *d
     char preamble[4096], name[96];
     build_preamble(sm, ORRI_STAGE_VERTEX, 0, preamble, sizeof preamble);
     snprintf(name, sizeof name, "%s.vert", label);
-    orr_result r = orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->vert_spv, &sm->vert_size);
+    orr_result r =
+        orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->vert_spv, &sm->vert_size);
     if (r != ORR_OK) return r;
     if (d->thin_instances) {
         build_preamble(sm, ORRI_STAGE_VERTEX, 1, preamble, sizeof preamble);
@@ -114,7 +116,8 @@ static orr_result compile_stages(orr_scene *s, const orr_shader_material_desc *d
     }
     build_preamble(sm, ORRI_STAGE_FRAGMENT, 0, preamble, sizeof preamble);
     snprintf(name, sizeof name, "%s.frag", label);
-    return orri_glsl_compile(s->ctx, ORRI_STAGE_FRAGMENT, preamble, d->fragment_source, name, &sm->frag_spv, &sm->frag_size);
+    return orri_glsl_compile(s->ctx, ORRI_STAGE_FRAGMENT, preamble, d->fragment_source, name, &sm->frag_spv,
+                             &sm->frag_size);
 }
 
 orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_desc *d, orr_result *result) {
@@ -126,7 +129,8 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
         return (orr_material){0};
     }
     if (!d || !d->vertex_source || !d->fragment_source) {
-        orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_shader_material_create: vertex and fragment sources are required");
+        orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT,
+                  "orr_shader_material_create: vertex and fragment sources are required");
         return (orr_material){0};
     }
     const char *label = d->label ? d->label : "shader material";

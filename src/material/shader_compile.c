@@ -35,13 +35,16 @@ orr_result orri_glsl_compile(orri_ctx *ctx, orri_stage stage, const char *preamb
         char msg[800];
         snprintf(msg, sizeof msg, "%s", res ? shaderc_result_get_error_message(res) : "compiler failed");
         for (size_t n = strlen(msg); n && (msg[n - 1] == '\n' || msg[n - 1] == ' '); n--) msg[n - 1] = 0;
-        for (char *p = msg; *p; p++) if (*p == '\n') *p = ' ';
+        for (char *p = msg; *p; p++)
+            if (*p == '\n') *p = ' ';
         r = orri_fail(ctx, ORR_ERROR_SHADER_COMPILE, "%s", msg);
     } else {
         *size = shaderc_result_get_length(res);
         *spv = orri_alloc(&ctx->allocator, *size);
-        if (*spv) memcpy(*spv, shaderc_result_get_bytes(res), *size);
-        else r = orri_fail(ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "SPIR-V copy"), *size = 0;
+        if (*spv)
+            memcpy(*spv, shaderc_result_get_bytes(res), *size);
+        else
+            r = orri_fail(ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "SPIR-V copy"), *size = 0;
     }
     if (res) shaderc_result_release(res);
 done:

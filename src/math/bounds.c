@@ -14,9 +14,7 @@
 
 #include "orrery/math.h"
 
-orr_dbox orr_dbox_empty(void) {
-    return (orr_dbox){{HUGE_VAL, HUGE_VAL, HUGE_VAL}, {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}};
-}
+orr_dbox orr_dbox_empty(void) { return (orr_dbox){{HUGE_VAL, HUGE_VAL, HUGE_VAL}, {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}}; }
 
 bool orr_dbox_is_empty(orr_dbox b) { return b.min.x > b.max.x || b.min.y > b.max.y || b.min.z > b.max.z; }
 

@@ -19,18 +19,16 @@
 
 #include "orrery/math.h"
 
-#define M(a, r, c) ((a).m[(c) * 4 + (r)])
+#define M(a, r, c) ((a).m[(c)*4 + (r)])
 
-orr_dmat4 orr_dmat4_identity(void) {
-    return (orr_dmat4){{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}};
-}
+orr_dmat4 orr_dmat4_identity(void) { return (orr_dmat4){{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}}; }
 
 orr_dmat4 orr_dmat4_mul(orr_dmat4 a, orr_dmat4 b) {
     orr_dmat4 out = {{0}};
     for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++)
-            M(out, r, c) = M(a, r, 0) * M(b, 0, c) + M(a, r, 1) * M(b, 1, c) + M(a, r, 2) * M(b, 2, c) +
-                           M(a, r, 3) * M(b, 3, c);
+            M(out, r, c) =
+                M(a, r, 0) * M(b, 0, c) + M(a, r, 1) * M(b, 1, c) + M(a, r, 2) * M(b, 2, c) + M(a, r, 3) * M(b, 3, c);
     return out;
 }
 
@@ -43,7 +41,9 @@ orr_dmat4 orr_dmat4_transpose(orr_dmat4 a) {
 
 /* 2×2 minors: s[] of columns 0–1, k[] of columns 2–3, paired so that
  * det = Σ ±s[i]·k[5−i]. */
-typedef struct minors { double s[6], k[6]; } minors;
+typedef struct minors {
+    double s[6], k[6];
+} minors;
 
 static minors minors_of(const double *a) {
     /* a[i*4 + j] read as row i: our column i. The formulas are the row-major

@@ -33,10 +33,22 @@ static orr_dmat4 view_from_axes(orr_dvec3 eye, orr_dvec3 forward, orr_dvec3 up) 
     x = len > 1e-12 * orr_dvec3_length(up) ? orr_dvec3_scale(x, 1.0 / len) : fallback_x(z);
     orr_dvec3 y = orr_dvec3_cross(z, x);
     return (orr_dmat4){{
-        x.x, y.x, z.x, 0.0,
-        x.y, y.y, z.y, 0.0,
-        x.z, y.z, z.z, 0.0,
-        -orr_dvec3_dot(x, eye), -orr_dvec3_dot(y, eye), -orr_dvec3_dot(z, eye), 1.0,
+        x.x,
+        y.x,
+        z.x,
+        0.0,
+        x.y,
+        y.y,
+        z.y,
+        0.0,
+        x.z,
+        y.z,
+        z.z,
+        0.0,
+        -orr_dvec3_dot(x, eye),
+        -orr_dvec3_dot(y, eye),
+        -orr_dvec3_dot(z, eye),
+        1.0,
     }};
 }
 

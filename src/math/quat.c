@@ -87,9 +87,21 @@ orr_dmat4 orr_dquat_to_dmat4(orr_dquat q) {
     double xy = q.x * q.y, zw = q.z * q.w, zx = q.z * q.x;
     double yw = q.y * q.w, yz = q.y * q.z, xw = q.x * q.w;
     return (orr_dmat4){{
-        1.0 - 2.0 * (yy + zz), 2.0 * (xy + zw), 2.0 * (zx - yw), 0.0,
-        2.0 * (xy - zw), 1.0 - 2.0 * (zz + xx), 2.0 * (yz + xw), 0.0,
-        2.0 * (zx + yw), 2.0 * (yz - xw), 1.0 - 2.0 * (yy + xx), 0.0,
-        0.0, 0.0, 0.0, 1.0,
+        1.0 - 2.0 * (yy + zz),
+        2.0 * (xy + zw),
+        2.0 * (zx - yw),
+        0.0,
+        2.0 * (xy - zw),
+        1.0 - 2.0 * (zz + xx),
+        2.0 * (yz + xw),
+        0.0,
+        2.0 * (zx + yw),
+        2.0 * (yz - xw),
+        1.0 - 2.0 * (yy + xx),
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1.0,
     }};
 }

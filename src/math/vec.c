@@ -51,6 +51,4 @@ orr_dvec3 orr_dvec3_max(orr_dvec3 a, orr_dvec3 b) {
 double orr_dvec4_dot(orr_dvec4 a, orr_dvec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 
 /* The float64 → float32 boundary (DESIGN.md §2): plain rounding, nothing else. */
-orr_vec4f orr_dvec4_to_f32(orr_dvec4 v) {
-    return (orr_vec4f){(float)v.x, (float)v.y, (float)v.z, (float)v.w};
-}
+orr_vec4f orr_dvec4_to_f32(orr_dvec4 v) { return (orr_vec4f){(float)v.x, (float)v.y, (float)v.z, (float)v.w}; }

@@ -21,12 +21,12 @@
 /* Box corners on the unit cube, four per face, faces in Babylon's order
  * +Z, -Z, +X, -X, +Y, -Y; scaled by the half extents. */
 static const signed char box_corners[24][3] = {
-    {1, -1, 1},  {-1, -1, 1},  {-1, 1, 1},   {1, 1, 1},   /* +Z */
-    {1, 1, -1},  {-1, 1, -1},  {-1, -1, -1}, {1, -1, -1}, /* -Z */
-    {1, 1, -1},  {1, -1, -1},  {1, -1, 1},   {1, 1, 1},   /* +X */
-    {-1, 1, 1},  {-1, -1, 1},  {-1, -1, -1}, {-1, 1, -1}, /* -X */
-    {-1, 1, 1},  {-1, 1, -1},  {1, 1, -1},   {1, 1, 1},   /* +Y */
-    {1, -1, 1},  {1, -1, -1},  {-1, -1, -1}, {-1, -1, 1}, /* -Y */
+    {1, -1, 1}, {-1, -1, 1}, {-1, 1, 1},   {1, 1, 1},   /* +Z */
+    {1, 1, -1}, {-1, 1, -1}, {-1, -1, -1}, {1, -1, -1}, /* -Z */
+    {1, 1, -1}, {1, -1, -1}, {1, -1, 1},   {1, 1, 1},   /* +X */
+    {-1, 1, 1}, {-1, -1, 1}, {-1, -1, -1}, {-1, 1, -1}, /* -X */
+    {-1, 1, 1}, {-1, 1, -1}, {1, 1, -1},   {1, 1, 1},   /* +Y */
+    {1, -1, 1}, {1, -1, -1}, {-1, -1, -1}, {-1, -1, 1}, /* -Y */
 };
 static const signed char box_normals[6][3] = {
     {0, 0, 1}, {0, 0, -1}, {1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0},
@@ -40,13 +40,11 @@ static void quad_fan(uint32_t *idx, uint32_t q) {
     for (int k = 0; k < 6; k++) idx[k] = q + pattern[k];
 }
 
-orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator *allocator,
-                                  orr_geometry *out) {
+orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     orr_box_desc d = desc ? *desc : (orr_box_desc){0};
-    if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height) ||
-        !orri_size_ok(d.depth))
+    if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height) || !orri_size_ok(d.depth))
         return ORR_ERROR_INVALID_ARGUMENT;
     const double half[3] = {orri_pick(d.width, d.size, 1) / 2, orri_pick(d.height, d.size, 1) / 2,
                             orri_pick(d.depth, d.size, 1) / 2};
@@ -63,13 +61,11 @@ orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator 
     return ORR_OK;
 }
 
-orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_allocator *allocator,
-                                    orr_geometry *out) {
+orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     orr_plane_desc d = desc ? *desc : (orr_plane_desc){0};
-    if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height))
-        return ORR_ERROR_INVALID_ARGUMENT;
+    if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height)) return ORR_ERROR_INVALID_ARGUMENT;
     const double hw = orri_pick(d.width, d.size, 1) / 2, hh = orri_pick(d.height, d.size, 1) / 2;
 
     orr_result r = orri_geometry_begin(4, 6, allocator, out);
@@ -85,13 +81,12 @@ orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_alloca
     return ORR_OK;
 }
 
-orr_result orr_geometry_build_ground(const orr_ground_desc *desc, const orr_allocator *allocator,
-                                     orr_geometry *out) {
+orr_result orr_geometry_build_ground(const orr_ground_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     orr_ground_desc d = desc ? *desc : (orr_ground_desc){0};
-    if (!orri_size_ok(d.width) || !orri_size_ok(d.height) || d.subdivisions < 0 ||
-        d.subdivisions_x < 0 || d.subdivisions_y < 0)
+    if (!orri_size_ok(d.width) || !orri_size_ok(d.height) || d.subdivisions < 0 || d.subdivisions_x < 0 ||
+        d.subdivisions_y < 0)
         return ORR_ERROR_INVALID_ARGUMENT;
     const double w = orri_pick(d.width, 0, 1), h = orri_pick(d.height, 0, 1);
     const uint32_t sx = (uint32_t)orri_pick_int(d.subdivisions_x, d.subdivisions, 1);

@@ -45,17 +45,15 @@ static uint32_t *grid_quads(uint32_t *idx, uint32_t rows, uint32_t cols) {
     return idx;
 }
 
-orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allocator *allocator,
-                                     orr_geometry *out) {
+orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     orr_sphere_desc d = desc ? *desc : (orr_sphere_desc){0};
-    if (d.segments < 0 || !orri_size_ok(d.diameter) || !orri_size_ok(d.diameter_x) ||
-        !orri_size_ok(d.diameter_y) || !orri_size_ok(d.diameter_z))
+    if (d.segments < 0 || !orri_size_ok(d.diameter) || !orri_size_ok(d.diameter_x) || !orri_size_ok(d.diameter_y) ||
+        !orri_size_ok(d.diameter_z))
         return ORR_ERROR_INVALID_ARGUMENT;
     const uint64_t seg = (uint64_t)orri_pick_int(d.segments, 0, 32);
-    const double radius[3] = {orri_pick(d.diameter_x, d.diameter, 1) / 2,
-                              orri_pick(d.diameter_y, d.diameter, 1) / 2,
+    const double radius[3] = {orri_pick(d.diameter_x, d.diameter, 1) / 2, orri_pick(d.diameter_y, d.diameter, 1) / 2,
                               orri_pick(d.diameter_z, d.diameter, 1) / 2};
     const uint64_t rings = seg + 2, cols = 2 * rings;
 
@@ -71,8 +69,7 @@ orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allo
             /* The ellipsoid's normal is the unit direction divided by the radii. */
             double n[3] = {unit[0] / radius[0], unit[1] / radius[1], unit[2] / radius[2]};
             normalize3(n);
-            orri_set3(out->positions, v, unit[0] * radius[0], unit[1] * radius[1],
-                      unit[2] * radius[2]);
+            orri_set3(out->positions, v, unit[0] * radius[0], unit[1] * radius[1], unit[2] * radius[2]);
             orri_set3(out->normals, v, n[0], n[1], n[2]);
             orri_set2(out->uvs, v, ut, vt);
         }
@@ -82,15 +79,14 @@ orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allo
 }
 
 static bool cylinder_desc_ok(const orr_cylinder_desc *d) {
-    return orri_size_ok(d->height) && orri_size_ok(d->diameter) &&
-           orri_size_ok(d->diameter_top) && orri_size_ok(d->diameter_bottom) &&
-           d->tessellation >= 0 && d->subdivisions >= 0;
+    return orri_size_ok(d->height) && orri_size_ok(d->diameter) && orri_size_ok(d->diameter_top) &&
+           orri_size_ok(d->diameter_bottom) && d->tessellation >= 0 && d->subdivisions >= 0;
 }
 
 /* One cap: a centre vertex then tess + 1 rim vertices (the seam repeated),
  * fanned so that the winding matches the side's (see the file comment). */
-static void cylinder_cap(orr_geometry *g, uint32_t *v, uint32_t **idx, uint32_t tess,
-                         double radius, double y, bool top) {
+static void cylinder_cap(orr_geometry *g, uint32_t *v, uint32_t **idx, uint32_t tess, double radius, double y,
+                         bool top) {
     const uint32_t centre = *v;
     const double ny = top ? 1 : -1;
     orri_set3(g->positions, *v, 0, y, 0);
@@ -111,8 +107,8 @@ static void cylinder_cap(orr_geometry *g, uint32_t *v, uint32_t **idx, uint32_t 
     }
 }
 
-orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc,
-                                       const orr_allocator *allocator, orr_geometry *out) {
+orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_allocator *allocator,
+                                       orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     orr_cylinder_desc d = desc ? *desc : (orr_cylinder_desc){0};
@@ -162,8 +158,7 @@ orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc,
     return ORR_OK;
 }
 
-orr_result orr_geometry_build_torus(const orr_torus_desc *desc, const orr_allocator *allocator,
-                                    orr_geometry *out) {
+orr_result orr_geometry_build_torus(const orr_torus_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
     orr_torus_desc d = desc ? *desc : (orr_torus_desc){0};
@@ -194,8 +189,7 @@ orr_result orr_geometry_build_torus(const orr_torus_desc *desc, const orr_alloca
     for (uint32_t i = 0; i < nn; i++) {
         for (uint32_t j = 0; j < nn; j++) {
             const uint32_t i1 = (i + 1) % nn, j1 = (j + 1) % nn;
-            const uint32_t tri[6] = {i * nn + j,   i * nn + j1,  i1 * nn + j,
-                                     i * nn + j1,  i1 * nn + j1, i1 * nn + j};
+            const uint32_t tri[6] = {i * nn + j, i * nn + j1, i1 * nn + j, i * nn + j1, i1 * nn + j1, i1 * nn + j};
             memcpy(idx, tri, sizeof tri);
             idx += 6;
         }

@@ -10,13 +10,9 @@
 
 #include "geometry_int.h"
 
-static bool allocator_is_zero(const orr_allocator *a) {
-    return !a->alloc && !a->realloc && !a->free;
-}
+static bool allocator_is_zero(const orr_allocator *a) { return !a->alloc && !a->realloc && !a->free; }
 
-static bool allocator_is_whole(const orr_allocator *a) {
-    return a->alloc && a->realloc && a->free;
-}
+static bool allocator_is_whole(const orr_allocator *a) { return a->alloc && a->realloc && a->free; }
 
 static void *alloc_zeroed(const orr_allocator *a, size_t count, size_t elem, bool *ok) {
     if (count == 0 || !*ok) return NULL;
@@ -25,23 +21,26 @@ static void *alloc_zeroed(const orr_allocator *a, size_t count, size_t elem, boo
         return NULL;
     }
     void *p = a->alloc ? a->alloc(count * elem, a->user) : malloc(count * elem);
-    if (!p) *ok = false;
-    else memset(p, 0, count * elem);
+    if (!p)
+        *ok = false;
+    else
+        memset(p, 0, count * elem);
     return p;
 }
 
 static void release(const orr_allocator *a, void *p) {
     if (!p) return;
-    if (a->free) a->free(p, a->user);
-    else free(p);
+    if (a->free)
+        a->free(p, a->user);
+    else
+        free(p);
 }
 
 orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint32_t with,
                               const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
-    const uint32_t known = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS |
-                           ORR_GEOMETRY_TANGENTS;
+    const uint32_t known = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS | ORR_GEOMETRY_TANGENTS;
     if (with & ~known) return ORR_ERROR_INVALID_ARGUMENT;
     orr_allocator a = allocator ? *allocator : (orr_allocator){0};
     /* core.h: all three hooks, or none; a half-set allocator would pair a
@@ -103,12 +102,12 @@ orr_result orr_geometry_validate(const orr_geometry *g) {
     return ORR_OK;
 }
 
-orr_result orri_geometry_begin(uint64_t vertex_count, uint64_t index_count,
-                               const orr_allocator *allocator, orr_geometry *out) {
+orr_result orri_geometry_begin(uint64_t vertex_count, uint64_t index_count, const orr_allocator *allocator,
+                               orr_geometry *out) {
     if (vertex_count > ORRI_GEOMETRY_MAX_VERTICES || index_count > UINT32_MAX) {
         memset(out, 0, sizeof *out);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
-    return orr_geometry_alloc((uint32_t)vertex_count, (uint32_t)index_count,
-                              ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS, allocator, out);
+    return orr_geometry_alloc((uint32_t)vertex_count, (uint32_t)index_count, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS,
+                              allocator, out);
 }

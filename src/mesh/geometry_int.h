@@ -17,15 +17,13 @@
 /* Allocates positions, normals, uvs and indices for a builder. Counts are
  * 64-bit so callers can pass products of user options without overflow
  * checks of their own. */
-orr_result orri_geometry_begin(uint64_t vertex_count, uint64_t index_count,
-                               const orr_allocator *allocator, orr_geometry *out);
+orr_result orri_geometry_begin(uint64_t vertex_count, uint64_t index_count, const orr_allocator *allocator,
+                               orr_geometry *out);
 
 /* A size option: 0 means "default", so it must be finite and >= 0 (NaN fails). */
 static inline bool orri_size_ok(double v) { return isfinite(v) && v >= 0; }
 /* Babylon's `a || b || c` for sizes: the first one > 0, else `fallback`. */
-static inline double orri_pick(double a, double b, double fallback) {
-    return a > 0 ? a : b > 0 ? b : fallback;
-}
+static inline double orri_pick(double a, double b, double fallback) { return a > 0 ? a : b > 0 ? b : fallback; }
 static inline int orri_pick_int(int a, int b, int fallback) { return a > 0 ? a : b > 0 ? b : fallback; }
 
 static inline void orri_set3(float *dst, uint32_t i, double x, double y, double z) {

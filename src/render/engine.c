@@ -27,19 +27,35 @@ static bool env_on(const char *name) {
 orr_result orri_target_create(orr_engine *e) {
     orri_gpu *gpu = &e->gpu;
     VkSampleCountFlagBits samples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
-    VkImageUsageFlags single = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    orr_result r = orri_image_create(gpu, &(orri_image_desc){
-        .width = e->width, .height = e->height, .format = ORRI_COLOR_FORMAT, .samples = samples,
-        .usage = e->msaa > 1 ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : single, .label = "target colour"}, &e->color);
+    VkImageUsageFlags single =
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    orr_result r =
+        orri_image_create(gpu,
+                          &(orri_image_desc){.width = e->width,
+                                             .height = e->height,
+                                             .format = ORRI_COLOR_FORMAT,
+                                             .samples = samples,
+                                             .usage = e->msaa > 1 ? VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT : single,
+                                             .label = "target colour"},
+                          &e->color);
     if (r == ORR_OK)
-        r = orri_image_create(gpu, &(orri_image_desc){
-            .width = e->width, .height = e->height, .format = ORRI_DEPTH_FORMAT, .samples = samples,
-            .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
-            .label = "target depth"}, &e->depth);
+        r = orri_image_create(gpu,
+                              &(orri_image_desc){.width = e->width,
+                                                 .height = e->height,
+                                                 .format = ORRI_DEPTH_FORMAT,
+                                                 .samples = samples,
+                                                 .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                                 .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+                                                 .label = "target depth"},
+                              &e->depth);
     if (r == ORR_OK && e->msaa > 1)
-        r = orri_image_create(gpu, &(orri_image_desc){
-            .width = e->width, .height = e->height, .format = ORRI_COLOR_FORMAT, .usage = single,
-            .label = "target resolve"}, &e->resolve);
+        r = orri_image_create(gpu,
+                              &(orri_image_desc){.width = e->width,
+                                                 .height = e->height,
+                                                 .format = ORRI_COLOR_FORMAT,
+                                                 .usage = single,
+                                                 .label = "target resolve"},
+                              &e->resolve);
     if (r == ORR_OK)
         r = orri_buffer_create(gpu, (VkDeviceSize)e->width * e->height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                ORRI_MEM_READBACK, "readback", &e->readback);
@@ -51,7 +67,8 @@ static orr_result validate_desc(const orr_engine_desc *d, orri_ctx *ctx) {
     if (d->msaa != 0 && d->msaa != 1 && d->msaa != 4)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "msaa must be 1 or 4 (got %u)", d->msaa);
     if (d->width > 16384 || d->height > 16384)
-        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "render size %ux%u is larger than 16384", d->width, d->height);
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "render size %ux%u is larger than 16384", d->width,
+                         d->height);
     if (d->floating_origin && d->floating_origin->magic != ORRI_LARGE_WORLD_MAGIC)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "floating_origin must be &orr_floating_origin");
     if (d->floating_origin && d->matrix_precision != ORR_MATRIX_FLOAT64)
@@ -61,7 +78,8 @@ static orr_result validate_desc(const orr_engine_desc *d, orri_ctx *ctx) {
     if ((unsigned)d->matrix_precision > ORR_MATRIX_FLOAT32)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "unknown matrix_precision %d", (int)d->matrix_precision);
     if (d->frames_in_flight > ORRI_MAX_FRAMES)
-        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "frames_in_flight %u is more than %d", d->frames_in_flight, ORRI_MAX_FRAMES);
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "frames_in_flight %u is more than %d", d->frames_in_flight,
+                         ORRI_MAX_FRAMES);
     return ORR_OK;
 }
 
@@ -69,10 +87,11 @@ static orr_result timing_init(orr_engine *e) {
     if (e->gpu.props.limits.timestampPeriod <= 0)
         return orri_fail(&e->base.ctx, ORR_ERROR_UNSUPPORTED, "gpu_timing: the device has no timestamps");
     e->timestamp_period_ns = e->gpu.props.limits.timestampPeriod;
-    VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
-                                .queryCount = 3};
+    VkQueryPoolCreateInfo qi = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 3};
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
-        orr_result r = orri_vk_check(&e->gpu, vkCreateQueryPool(e->gpu.device, &qi, NULL, &e->timing_pool[i]), "query pool");
+        orr_result r =
+            orri_vk_check(&e->gpu, vkCreateQueryPool(e->gpu.device, &qi, NULL, &e->timing_pool[i]), "query pool");
         if (r != ORR_OK) return r;
         orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)e->timing_pool[i], "frame %u timestamps", i);
     }
@@ -118,7 +137,8 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
     e->msaa = d.msaa ? d.msaa : 4;
     e->lw = d.floating_origin;
     e->base.matrix_f32 = d.matrix_precision == ORR_MATRIX_FLOAT32;
-    bool validation = d.validation == ORR_VALIDATION_ON || (d.validation == ORR_VALIDATION_DEFAULT && env_on("ORR_VALIDATION"));
+    bool validation =
+        d.validation == ORR_VALIDATION_ON || (d.validation == ORR_VALIDATION_DEFAULT && env_on("ORR_VALIDATION"));
     orri_gpu_desc gd = {
         .validation = validation,
         .device_name = d.device_name,
@@ -194,7 +214,8 @@ orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
         return ORR_ERROR_INVALID_HANDLE;
     }
     if ((orr_engine *)s->engine != e) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine", s->label);
+        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine",
+                    s->label);
         return ORR_ERROR_INVALID_HANDLE;
     }
     VkCommandBuffer cmd;
@@ -218,18 +239,21 @@ orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
 orr_result orr_engine_read_pixels(orr_engine *e, uint8_t *rgba, uint64_t size) {
     if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
     uint64_t need = (uint64_t)e->width * e->height * 4;
-    if (size < need) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: need %llu bytes", (unsigned long long)need);
+    if (size < need)
+        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: need %llu bytes",
+                         (unsigned long long)need);
     if (e->gpu.device_lost) return orri_fail(&e->base.ctx, ORR_ERROR_DEVICE_LOST, "read_pixels: the device was lost");
-    if (!e->frame_valid) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: nothing rendered yet");
+    if (!e->frame_valid)
+        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: nothing rendered yet");
     orr_result r = orri_gpu_wait_idle(&e->gpu);
     if (r != ORR_OK) return r;
     VkCommandBuffer cmd;
     r = orri_immediate_begin(&e->gpu, &cmd);
     if (r != ORR_OK) return r;
     orri_image *src = e->msaa > 1 ? &e->resolve : &e->color;
-    orri_image_barrier(cmd, src->image, VK_IMAGE_ASPECT_COLOR_BIT, e->final_layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                       VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                       VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    orri_image_barrier(cmd, src->image, VK_IMAGE_ASPECT_COLOR_BIT, e->final_layout,
+                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                       VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
     VkBufferImageCopy region = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
         .imageExtent = {e->width, e->height, 1},
@@ -240,13 +264,14 @@ orr_result orr_engine_read_pixels(orr_engine *e, uint8_t *rgba, uint64_t size) {
     e->final_layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     r = orri_immediate_end(&e->gpu, cmd);
     if (r != ORR_OK) return r;
-    VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = e->readback.mem.block->memory,
-                                 .offset = 0, .size = VK_WHOLE_SIZE};
+    VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+                                 .memory = e->readback.mem.block->memory,
+                                 .offset = 0,
+                                 .size = VK_WHOLE_SIZE};
     vkInvalidateMappedMemoryRanges(e->gpu.device, 1, &range);
     memcpy(rgba, e->readback.mapped, need);
     return ORR_OK;
 }
-
 
 orr_result orr_engine_save_png(orr_engine *e, const char *path) {
     if (!e || !path) return ORR_ERROR_INVALID_ARGUMENT;

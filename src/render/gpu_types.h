@@ -13,7 +13,9 @@
 #include "orrery/math.h"
 #define ORR_VEC4 orr_vec4f
 #define ORR_MAT4 orr_mat4f
-typedef struct orri_uvec4 { uint32_t x, y, z, w; } orri_uvec4;
+typedef struct orri_uvec4 {
+    uint32_t x, y, z, w;
+} orri_uvec4;
 #define ORR_UVEC4 orri_uvec4
 #endif
 
@@ -25,34 +27,34 @@ typedef struct orri_uvec4 { uint32_t x, y, z, w; } orri_uvec4;
 #define ORRI_LIGHT_SPOT 3u
 
 /* One light as the standard shader reads it (Babylon.js vLightData & co). */
-#define ORRI_LIGHT_FIELDS                                                                  \
+#define ORRI_LIGHT_FIELDS                                                            \
     ORR_VEC4 position;  /* point/spot: eye-relative position; hemi/dir: direction */ \
-    ORR_VEC4 direction; /* spot: unit direction, w = cos(angle / 2) */                   \
-    ORR_VEC4 diffuse;   /* rgb × intensity, a = range (huge = infinite) */               \
-    ORR_VEC4 specular;  /* rgb × intensity, a = spot exponent */                         \
-    ORR_VEC4 ground;    /* hemispheric ground colour × intensity */                      \
+    ORR_VEC4 direction; /* spot: unit direction, w = cos(angle / 2) */               \
+    ORR_VEC4 diffuse;   /* rgb × intensity, a = range (huge = infinite) */          \
+    ORR_VEC4 specular;  /* rgb × intensity, a = spot exponent */                    \
+    ORR_VEC4 ground;    /* hemispheric ground colour × intensity */                 \
     ORR_UVEC4 info;     /* x = type */
 
 /* Per frame: set 0, binding 0. */
-#define ORRI_SCENE_FIELDS                                               \
-    ORR_MAT4 view;                                                      \
-    ORR_MAT4 projection;                                                \
-    ORR_MAT4 view_projection;                                           \
-    ORR_VEC4 eye;        /* xyz: eye position in the upload frame */   \
-    ORR_VEC4 fog_info;   /* mode, start, end, density */                \
-    ORR_VEC4 fog_color;                                                 \
-    ORR_VEC4 ambient;    /* scene ambient colour */                     \
-    ORR_UVEC4 counts;    /* x = light count */
+#define ORRI_SCENE_FIELDS                                          \
+    ORR_MAT4 view;                                                 \
+    ORR_MAT4 projection;                                           \
+    ORR_MAT4 view_projection;                                      \
+    ORR_VEC4 eye;      /* xyz: eye position in the upload frame */ \
+    ORR_VEC4 fog_info; /* mode, start, end, density */             \
+    ORR_VEC4 fog_color;                                            \
+    ORR_VEC4 ambient; /* scene ambient colour */                   \
+    ORR_UVEC4 counts; /* x = light count */
 
 /* Per draw: set 0, binding 1, indexed by the push constant. */
-#define ORRI_OBJECT_FIELDS                                              \
-    ORR_MAT4 world;                                                     \
-    ORR_MAT4 normal_matrix;                                             \
-    ORR_VEC4 diffuse;    /* rgb, a = alpha */                           \
-    ORR_VEC4 specular;   /* rgb, a = specular power */                  \
-    ORR_VEC4 emissive;                                                  \
-    ORR_VEC4 ambient;                                                   \
-    ORR_UVEC4 flags;     /* x = ORRI_FLAG_* */
+#define ORRI_OBJECT_FIELDS                           \
+    ORR_MAT4 world;                                  \
+    ORR_MAT4 normal_matrix;                          \
+    ORR_VEC4 diffuse;  /* rgb, a = alpha */          \
+    ORR_VEC4 specular; /* rgb, a = specular power */ \
+    ORR_VEC4 emissive;                               \
+    ORR_VEC4 ambient;                                \
+    ORR_UVEC4 flags; /* x = ORRI_FLAG_* */
 
 #define ORRI_FLAG_DISABLE_LIGHTING 1u
 #define ORRI_FLAG_FOG 2u
@@ -61,12 +63,22 @@ typedef struct orri_uvec4 { uint32_t x, y, z, w; } orri_uvec4;
 #define ORRI_FLAG_TEXTURE_ALPHA 16u
 
 #if defined(VULKAN) || defined(GL_SPIRV)
-struct OrriLight { ORRI_LIGHT_FIELDS };
-struct OrriObject { ORRI_OBJECT_FIELDS };
+struct OrriLight {
+    ORRI_LIGHT_FIELDS
+};
+struct OrriObject {
+    ORRI_OBJECT_FIELDS
+};
 #else
-typedef struct orri_gpu_light { ORRI_LIGHT_FIELDS } orri_gpu_light;
-typedef struct orri_gpu_scene { ORRI_SCENE_FIELDS orri_gpu_light lights[ORRI_MAX_LIGHTS]; } orri_gpu_scene;
-typedef struct orri_gpu_object { ORRI_OBJECT_FIELDS } orri_gpu_object;
+typedef struct orri_gpu_light {
+    ORRI_LIGHT_FIELDS
+} orri_gpu_light;
+typedef struct orri_gpu_scene {
+    ORRI_SCENE_FIELDS orri_gpu_light lights[ORRI_MAX_LIGHTS];
+} orri_gpu_scene;
+typedef struct orri_gpu_object {
+    ORRI_OBJECT_FIELDS
+} orri_gpu_object;
 #endif
 
 #endif

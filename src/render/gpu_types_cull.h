@@ -8,29 +8,33 @@
 /* One culled draw, 256-byte aligned entries in the slot's cull buffer. Mesh
  * world and planes are in the same (upload) frame: eye-relative under
  * floating origin, absolute otherwise. */
-#define ORRI_CULL_FIELDS                                                      \
-    ORR_MAT4 mesh_world;   /* as uploaded for the draw */                    \
-    ORR_VEC4 planes[6];    /* n·p + d >= 0 inside; world units */            \
-    ORR_VEC4 sphere;       /* local bounding sphere: centre, radius */       \
-    ORR_VEC4 eye;          /* eye in the same frame (0 under floating origin) */ \
-    ORR_VEC4 lod;          /* x = distance, y = band, z = 1 when paired */   \
-    ORR_VEC4 offset_hi;    /* planetary: mesh translation − eye, double-single */ \
-    ORR_VEC4 offset_lo;                                                       \
-    ORR_UVEC4 info;        /* x = count, y = near args uint, z = far args uint */
+#define ORRI_CULL_FIELDS                                                          \
+    ORR_MAT4 mesh_world; /* as uploaded for the draw */                           \
+    ORR_VEC4 planes[6];  /* n·p + d >= 0 inside; world units */                  \
+    ORR_VEC4 sphere;     /* local bounding sphere: centre, radius */              \
+    ORR_VEC4 eye;        /* eye in the same frame (0 under floating origin) */    \
+    ORR_VEC4 lod;        /* x = distance, y = band, z = 1 when paired */          \
+    ORR_VEC4 offset_hi;  /* planetary: mesh translation − eye, double-single */ \
+    ORR_VEC4 offset_lo;                                                           \
+    ORR_UVEC4 info; /* x = count, y = near args uint, z = far args uint */
 
 #if defined(VULKAN) || defined(GL_SPIRV)
-struct OrriCull { ORRI_CULL_FIELDS };
+struct OrriCull {
+    ORRI_CULL_FIELDS
+};
 #else
-typedef struct orri_gpu_cull { ORRI_CULL_FIELDS } orri_gpu_cull;
+typedef struct orri_gpu_cull {
+    ORRI_CULL_FIELDS
+} orri_gpu_cull;
 #endif
 #define ORRI_CULL_STRIDE 256u
 #define ORRI_CULL_GROUP 64u
 
 /* Deterministic per-instance dither in [0, 1) (a PCG-style integer hash), the
  * same in C and GLSL so tests can count the LOD buckets on the CPU. */
-#define ORRI_LOD_HASH(i, h)                                                    \
-    h = (i) * 747796405u + 2891336453u;                                        \
-    h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u;                           \
+#define ORRI_LOD_HASH(i, h)                          \
+    h = (i)*747796405u + 2891336453u;                \
+    h = ((h >> ((h >> 28u) + 4u)) ^ h) * 277803737u; \
     h = (h >> 22u) ^ h;
 
 #endif

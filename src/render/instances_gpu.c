@@ -114,7 +114,8 @@ static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_insta
         if (!regions) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance upload regions");
         if (r == ORR_OK) r = orri_staging_alloc(&e->gpu, total, &staged, &ptr);
         for (uint32_t k = 0, c2 = 0; r == ORR_OK && orri_thin_dirty_next(t, stream, &c2, &range); k++) {
-            VkDeviceSize off = (VkDeviceSize)range.begin * stride, size = (VkDeviceSize)(range.end - range.begin) * stride;
+            VkDeviceSize off = (VkDeviceSize)range.begin * stride,
+                         size = (VkDeviceSize)(range.end - range.begin) * stride;
             memcpy((uint8_t *)ptr, src + off, size);
             regions[k] = (VkBufferCopy){staged, off, size};
             ptr = (uint8_t *)ptr + size, staged += size;
@@ -180,11 +181,14 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin
         orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE,
                                           "culled instance matrices", &m);
         if (r != ORR_OK) return r;
-        r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "culled instance colours", &c);
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "culled instance colours",
+                               &c);
         if (r == ORR_OK)
-            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE, "far bucket matrices", &fm);
+            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE, "far bucket matrices",
+                                   &fm);
         if (r == ORR_OK)
-            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "far bucket colours", &fc);
+            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "far bucket colours",
+                                   &fc);
         if (r != ORR_OK) {
             orri_buffer_destroy_now(&e->gpu, &m);
             orri_buffer_destroy_now(&e->gpu, &c);
@@ -204,8 +208,8 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin
     return ORR_OK;
 }
 
-void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
-                                 uint32_t slot, uint32_t draw, VkCommandBuffer cmd) {
+void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,
+                                 uint32_t draw, VkCommandBuffer cmd) {
     uint32_t offset = draw * ORRI_CULL_STRIDE;
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_layout, 0, 1, &g->cull[slot].set, 1, &offset);
     uint32_t groups = (t->count + ORRI_CULL_GROUP - 1) / ORRI_CULL_GROUP;

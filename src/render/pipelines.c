@@ -15,15 +15,17 @@
 
 extern const uint32_t orri_spv_standard_vert[], orri_spv_standard_frag[], orri_spv_standard_instanced_vert[];
 extern const size_t orri_spv_standard_vert_size, orri_spv_standard_frag_size, orri_spv_standard_instanced_vert_size;
-extern const uint32_t orri_spv_standard_lean_vert[], orri_spv_standard_lean_frag[], orri_spv_standard_lean_instanced_vert[],
-    orri_spv_standard_lean_instanced_frag[];
+extern const uint32_t orri_spv_standard_lean_vert[], orri_spv_standard_lean_frag[],
+    orri_spv_standard_lean_instanced_vert[], orri_spv_standard_lean_instanced_frag[];
 extern const size_t orri_spv_standard_lean_vert_size, orri_spv_standard_lean_frag_size,
     orri_spv_standard_lean_instanced_vert_size, orri_spv_standard_lean_instanced_frag_size;
 extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[];
 extern const size_t orri_spv_cull_comp_size, orri_spv_cull_planet_comp_size;
 
-static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label, VkShaderModule *out) {
-    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
+static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label,
+                              VkShaderModule *out) {
+    VkShaderModuleCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
     orr_result r = orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &ci, NULL, out), "vkCreateShaderModule");
     if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)*out, "%s", label);
     return r;
@@ -31,20 +33,25 @@ static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, 
 
 static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *b, uint32_t n, const char *label,
                              VkDescriptorSetLayout *out) {
-    VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = b};
-    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &ci, NULL, out), "descriptor set layout");
+    VkDescriptorSetLayoutCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = b};
+    orr_result r =
+        orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &ci, NULL, out), "descriptor set layout");
     if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)*out, "%s", label);
     return r;
 }
 
-static orr_result compute_pipeline(orr_engine *e, const uint32_t *code, size_t size, const char *label, VkPipeline *out) {
+static orr_result compute_pipeline(orr_engine *e, const uint32_t *code, size_t size, const char *label,
+                                   VkPipeline *out) {
     VkShaderModule mod = VK_NULL_HANDLE;
     orr_result r = make_module(&e->gpu, code, size, label, &mod);
     if (r == ORR_OK) {
         VkComputePipelineCreateInfo ci = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = mod, .pName = "main"},
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = mod,
+                      .pName = "main"},
             .layout = e->cull_layout,
         };
         r = orri_vk_check(&e->gpu, vkCreateComputePipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
@@ -61,14 +68,18 @@ static orr_result cull_pipeline(orr_engine *e) {
     orri_gpu *gpu = &e->gpu;
     VkDescriptorSetLayoutBinding b[9];
     for (uint32_t i = 0; i < 9; i++)
-        b[i] = (VkDescriptorSetLayoutBinding){i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+        b[i] = (VkDescriptorSetLayoutBinding){
+            i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+            VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     orr_result r = set_layout(gpu, b, 9, "cull set layout", &e->cull_set_layout);
     if (r != ORR_OK) return r;
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                     .setLayoutCount = 1,
                                      .pSetLayouts = &e->cull_set_layout};
     r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->cull_layout), "cull pipeline layout");
-    if (r == ORR_OK) r = compute_pipeline(e, orri_spv_cull_comp, orri_spv_cull_comp_size, "thin-instance culling", &e->cull_pipeline);
+    if (r == ORR_OK)
+        r = compute_pipeline(e, orri_spv_cull_comp, orri_spv_cull_comp_size, "thin-instance culling",
+                             &e->cull_pipeline);
     if (r == ORR_OK)
         r = compute_pipeline(e, orri_spv_cull_planet_comp, orri_spv_cull_planet_comp_size, "planetary instance culling",
                              &e->cull_planet_pipeline);
@@ -82,7 +93,8 @@ orr_result orri_pipelines_init(orr_engine *e) {
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL},
     };
-    VkDescriptorSetLayoutBinding tex_b[] = {{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    VkDescriptorSetLayoutBinding tex_b[] = {
+        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     VkDescriptorSetLayoutBinding sys_b[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL}};
     orr_result r = set_layout(gpu, scene_b, 2, "scene set layout", &e->scene_set_layout);
     if (r == ORR_OK) r = set_layout(gpu, tex_b, 1, "texture set layout", &e->texture_set_layout);
@@ -100,7 +112,8 @@ orr_result orri_pipelines_init(orr_engine *e) {
     if (r != ORR_OK) return r;
     orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)e->std_layout, "standard pipeline layout");
     r = make_module(gpu, orri_spv_standard_vert, orri_spv_standard_vert_size, "standard.vert", &e->std_vert);
-    if (r == ORR_OK) r = make_module(gpu, orri_spv_standard_frag, orri_spv_standard_frag_size, "standard.frag", &e->std_frag);
+    if (r == ORR_OK)
+        r = make_module(gpu, orri_spv_standard_frag, orri_spv_standard_frag_size, "standard.frag", &e->std_frag);
     if (r == ORR_OK)
         r = make_module(gpu, orri_spv_standard_instanced_vert, orri_spv_standard_instanced_vert_size,
                         "standard_instanced.vert", &e->std_inst_vert);
@@ -139,26 +152,32 @@ typedef struct pipeline_desc {
     VkShaderModule vert, frag;
     VkPipelineLayout layout;
     bool cull, blend;
-    bool instanced;        /* + world0..3 (4..7) and instanceColor (8), per instance */
+    bool instanced;         /* + world0..3 (4..7) and instanceColor (8), per instance */
     bool no_instance_color; /* instanced without location 8 */
-    bool lean;             /* without UV (2) and vertex colour (3) */
+    bool lean;              /* without UV (2) and vertex colour (3) */
     const char *label;
 } pipeline_desc;
 
 static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeline *out) {
     VkPipelineShaderStageCreateInfo stages[] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = p->vert, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = p->frag, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = p->vert,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = p->frag,
+         .pName = "main"},
     };
     VkVertexInputBindingDescription bindings[] = {
-        {0, 12, VK_VERTEX_INPUT_RATE_VERTEX}, {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-        {2, 8, VK_VERTEX_INPUT_RATE_VERTEX}, {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
+        {0, 12, VK_VERTEX_INPUT_RATE_VERTEX},   {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+        {2, 8, VK_VERTEX_INPUT_RATE_VERTEX},    {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
         {4, 64, VK_VERTEX_INPUT_RATE_INSTANCE}, {5, 16, VK_VERTEX_INPUT_RATE_INSTANCE},
     };
     const VkVertexInputAttributeDescription all[] = {
-        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0}, {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
-        {2, 2, VK_FORMAT_R32G32_SFLOAT, 0}, {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
-        {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {5, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {2, 2, VK_FORMAT_R32G32_SFLOAT, 0},        {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+        {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {5, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
         {6, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {7, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
         {8, 5, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
     };
@@ -187,45 +206,57 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
     VkFormat color_format = ORRI_COLOR_FORMAT;
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = &(VkPipelineRenderingCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-            .colorAttachmentCount = 1,
-            .pColorAttachmentFormats = &color_format,
-            .depthAttachmentFormat = ORRI_DEPTH_FORMAT,
-        },
+        .pNext =
+            &(VkPipelineRenderingCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                .colorAttachmentCount = 1,
+                .pColorAttachmentFormats = &color_format,
+                .depthAttachmentFormat = ORRI_DEPTH_FORMAT,
+            },
         .stageCount = 2,
         .pStages = stages,
-        .pVertexInputState = &(VkPipelineVertexInputStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-            .vertexBindingDescriptionCount = p->instanced ? 6 : 4, .pVertexBindingDescriptions = bindings,
-            .vertexAttributeDescriptionCount = nattrs, .pVertexAttributeDescriptions = attrs},
-        .pInputAssemblyState = &(VkPipelineInputAssemblyStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-            .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
-        .pViewportState = &(VkPipelineViewportStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
-        .pRasterizationState = &(VkPipelineRasterizationStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-            .polygonMode = VK_POLYGON_MODE_FILL,
-            .cullMode = p->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
-            .frontFace = orri_front_face(false), /* dynamic; see orri_front_face */
-            .lineWidth = 1.0f},
-        .pMultisampleState = &(VkPipelineMultisampleStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
-        .pDepthStencilState = &(VkPipelineDepthStencilStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-            .depthTestEnable = VK_TRUE,
-            .depthWriteEnable = VK_TRUE,
-            .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
-        .pColorBlendState = &(VkPipelineColorBlendStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1, .pAttachments = &blend},
-        .pDynamicState = &(VkPipelineDynamicStateCreateInfo){
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 3, .pDynamicStates = dyn},
+        .pVertexInputState =
+            &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                                                    .vertexBindingDescriptionCount = p->instanced ? 6 : 4,
+                                                    .pVertexBindingDescriptions = bindings,
+                                                    .vertexAttributeDescriptionCount = nattrs,
+                                                    .pVertexAttributeDescriptions = attrs},
+        .pInputAssemblyState =
+            &(VkPipelineInputAssemblyStateCreateInfo){.sType =
+                                                          VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+                                                      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
+        .pViewportState =
+            &(VkPipelineViewportStateCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
+        .pRasterizationState =
+            &(VkPipelineRasterizationStateCreateInfo){
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                .polygonMode = VK_POLYGON_MODE_FILL,
+                .cullMode = p->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
+                .frontFace = orri_front_face(false), /* dynamic; see orri_front_face */
+                .lineWidth = 1.0f},
+        .pMultisampleState =
+            &(VkPipelineMultisampleStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                                                    .rasterizationSamples =
+                                                        e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
+        .pDepthStencilState = &(
+            VkPipelineDepthStencilStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+                                                   .depthTestEnable = VK_TRUE,
+                                                   .depthWriteEnable = VK_TRUE,
+                                                   .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
+        .pColorBlendState =
+            &(VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                                                   .attachmentCount = 1,
+                                                   .pAttachments = &blend},
+        .pDynamicState =
+            &(VkPipelineDynamicStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                                .dynamicStateCount = 3,
+                                                .pDynamicStates = dyn},
         .layout = p->layout,
     };
-    orr_result r = orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
-                                 "vkCreateGraphicsPipelines");
+    orr_result r =
+        orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
+                      "vkCreateGraphicsPipelines");
     if (r == ORR_OK) {
         orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s", p->label);
         e->pipeline_count++;
@@ -253,11 +284,13 @@ orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instance
     uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (lean ? 8u : 0u);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++)
         if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
-    VkShaderModule vert = lean ? (instanced ? e->std_lean_inst_vert : e->std_lean_vert)
-                               : (instanced ? e->std_inst_vert : e->std_vert);
+    VkShaderModule vert =
+        lean ? (instanced ? e->std_lean_inst_vert : e->std_lean_vert) : (instanced ? e->std_inst_vert : e->std_vert);
     VkShaderModule frag = lean ? (instanced ? e->std_lean_inst_frag : e->std_lean_frag) : e->std_frag;
-    pipeline_desc p = {vert, frag, e->std_layout, cull, blend, instanced, false, lean,
-                       instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
+    pipeline_desc p = {
+        vert,  frag,  e->std_layout,
+        cull,  blend, instanced,
+        false, lean,  instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
     orr_result r = build_pipeline(e, &p, out);
     if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
     return r;
@@ -288,11 +321,14 @@ static orr_result shader_layouts(orr_engine *e, const orri_shader_material *sm, 
     orr_result r = set_layout(&e->gpu, b, 1 + sm->texture_count, "shader user set layout", &g->user_layout);
     if (r != ORR_OK) return r;
     VkDescriptorSetLayout sets[] = {e->sys_set_layout, g->user_layout};
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2, .pSetLayouts = sets};
-    return orri_vk_check(&e->gpu, vkCreatePipelineLayout(e->gpu.device, &pl, NULL, &g->layout), "shader pipeline layout");
+    VkPipelineLayoutCreateInfo pl = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2, .pSetLayouts = sets};
+    return orri_vk_check(&e->gpu, vkCreatePipelineLayout(e->gpu.device, &pl, NULL, &g->layout),
+                         "shader pipeline layout");
 }
 
-orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out) {
+orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
+                                orri_shader_gpu **out) {
     (void)s;
     uint32_t id = (uint32_t)(m - (orri_material *)s->materials.items);
     orri_shader_gpu *g = &sg->shaders[id];
@@ -304,13 +340,15 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     if (r == ORR_OK) r = make_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
     if (r == ORR_OK) r = make_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
-        pipeline_desc p = {vert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, false, false, false, m->label};
+        pipeline_desc p = {vert,  frag,  g->layout, !sm->no_back_face_culling, sm->alpha_blend, false,
+                           false, false, m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
     if (r == ORR_OK && sm->inst_vert_spv) {
         r = make_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
-        pipeline_desc p = {ivert, frag, g->layout, !sm->no_back_face_culling, sm->alpha_blend, true,
-                           sm->ignore_instance_colors, false, m->label};
+        pipeline_desc p = {
+            ivert, frag,    g->layout, !sm->no_back_face_culling, sm->alpha_blend, true, sm->ignore_instance_colors,
+            false, m->label};
         if (r == ORR_OK) r = build_pipeline(e, &p, &g->pipeline_inst);
     }
     if (ivert) vkDestroyShaderModule(e->gpu.device, ivert, NULL);

@@ -101,11 +101,11 @@ typedef struct orri_thin_gpu {
 /* What a frame sees of its camera, in the upload frame (renderer.c). */
 typedef struct orri_view {
     orri_node *camera;
-    bool fo;               /* the camera renders eye-relative (its own flag) */
-    orr_wpos eye_w;        /* eye: cell + local */
-    orr_dvec3 eye;         /* eye in the upload frame: 0 under floating origin, else absolute */
+    bool fo;        /* the camera renders eye-relative (its own flag) */
+    orr_wpos eye_w; /* eye: cell + local */
+    orr_dvec3 eye;  /* eye in the upload frame: 0 under floating origin, else absolute */
     orr_dmat4 view, proj, view_proj;
-    orr_frustum frustum;   /* planes in the upload frame */
+    orr_frustum frustum;     /* planes in the upload frame */
     uint64_t camera_version; /* camera identity + version */
 } orri_view;
 
@@ -140,26 +140,26 @@ orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd);
 
 /* One draw of the scene (rebuilt when the structure key changes). */
 typedef struct orri_draw {
-    uint32_t node;         /* mesh node id */
-    uint32_t material;     /* material id */
-    uint32_t index;        /* object / system block index */
+    uint32_t node;     /* mesh node id */
+    uint32_t material; /* material id */
+    uint32_t index;    /* object / system block index */
     bool transparent;
-    bool shader;           /* shader material */
+    bool shader; /* shader material */
     VkPipeline pipeline;
     VkPipelineLayout layout;
     VkDescriptorSet texture_set; /* standard: diffuse texture set */
     double sort_distance;
-    orri_thin_gpu *thin;   /* thin-instanced draw, or NULL */
-    bool culled;           /* GPU frustum culling of its instances */
-    int32_t lod_to;        /* source: draw index of its LOD partner, or -1 */
-    int32_t lod_from;      /* partner: draw index of its source, or -1 */
-    bool planet;           /* planetary instances: float64 positions, always culled */
-    bool mirrored;         /* negative world determinant: front face flipped */
+    orri_thin_gpu *thin; /* thin-instanced draw, or NULL */
+    bool culled;         /* GPU frustum culling of its instances */
+    int32_t lod_to;      /* source: draw index of its LOD partner, or -1 */
+    int32_t lod_from;    /* partner: draw index of its source, or -1 */
+    bool planet;         /* planetary instances: float64 positions, always culled */
+    bool mirrored;       /* negative world determinant: front face flipped */
 } orri_draw;
 
 typedef struct orri_mesh_gpu {
-    uint32_t node;         /* owner id; 0 = empty */
-    orri_buffer streams[4];/* position, normal, uv, colour */
+    uint32_t node;          /* owner id; 0 = empty */
+    orri_buffer streams[4]; /* position, normal, uv, colour */
     orri_buffer indices;
     VkIndexType index_type;
     uint32_t index_count;
@@ -167,15 +167,15 @@ typedef struct orri_mesh_gpu {
 } orri_mesh_gpu;
 
 typedef struct orri_shader_gpu {
-    uint32_t material;     /* owner id; 0 = empty */
+    uint32_t material; /* owner id; 0 = empty */
     uint64_t structure_version;
     VkDescriptorSetLayout user_layout;
     VkPipelineLayout layout;
     VkPipeline pipeline;
     VkPipeline pipeline_inst; /* thin-instance variant, or none */
     VkDescriptorSet user_sets[ORRI_MAX_FRAMES];
-    uint64_t written_epoch[ORRI_MAX_FRAMES];   /* user set contents are for this epoch */
-    VkBuffer written_buffer[ORRI_MAX_FRAMES];  /* ... and this uniform buffer */
+    uint64_t written_epoch[ORRI_MAX_FRAMES];  /* user set contents are for this epoch */
+    VkBuffer written_buffer[ORRI_MAX_FRAMES]; /* ... and this uniform buffer */
 } orri_shader_gpu;
 
 typedef struct orri_slot {
@@ -184,10 +184,11 @@ typedef struct orri_slot {
     VkDescriptorSet scene_set, sys_set;
     VkCommandBuffer opaque, transparent;
     uint64_t recorded_epoch;
-    uint32_t *transparent_order; uint32_t transparent_count; /* as recorded */
-    uint64_t *uploaded;    /* per draw: world, material and camera keys last uploaded */
-    uint32_t *written;     /* per draw: instance count written to `indirect` (UINT32_MAX: none) */
-    orri_buffer cull_params; /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
+    uint32_t *transparent_order;
+    uint32_t transparent_count; /* as recorded */
+    uint64_t *uploaded;         /* per draw: world, material and camera keys last uploaded */
+    uint32_t *written;          /* per draw: instance count written to `indirect` (UINT32_MAX: none) */
+    orri_buffer cull_params;    /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
     uint32_t cull_capacity;
     uint64_t scene_key;
 } orri_slot;
@@ -199,7 +200,7 @@ typedef struct orri_scene_gpu {
     orri_slot slots[ORRI_MAX_FRAMES];
     orri_draw *draws;
     uint32_t draw_count, draw_cap;
-    uint32_t *order;       /* transparent draw indices, back to front */
+    uint32_t *order; /* transparent draw indices, back to front */
     uint32_t transparent_count;
     uint64_t structure_key;
     uint64_t epoch;
@@ -221,7 +222,8 @@ void orri_pipelines_deinit(orr_engine *e);
 /* lean: the material has no diffuse texture and the mesh no vertex colours. */
 orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, VkPipeline *out);
 VkFrontFace orri_front_face(bool mirrored);
-orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m, orri_shader_gpu **out);
+orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
+                                orri_shader_gpu **out);
 void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);
 /* instances_gpu.c */
 orri_thin_gpu *orri_thin_gpu_of(orr_engine *e, orr_scene *s, orri_node *n); /* creates; NULL on failure */
@@ -234,8 +236,8 @@ orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_insta
  * buffers were replaced (the slot must re-record). */
 orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
                                       uint32_t slot, bool *replaced);
-void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
-                                 uint32_t slot, uint32_t draw, VkCommandBuffer cmd);
+void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,
+                                 uint32_t draw, VkCommandBuffer cmd);
 
 /* texture.c */
 orr_result orri_textures_init(orr_engine *e);

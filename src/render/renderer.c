@@ -61,19 +61,26 @@ void orri_scene_gpu_release(orr_scene *s) {
 static orr_result create_slot(orr_engine *e, orri_scene_gpu *sg, uint32_t i) {
     orri_slot *sl = &sg->slots[i];
     VkCommandBuffer cmds[2];
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = sg->cmd_pool,
-                                      .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY, .commandBufferCount = 2};
-    orr_result r = orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, cmds), "secondary command buffers");
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = sg->cmd_pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+                                      .commandBufferCount = 2};
+    orr_result r =
+        orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, cmds), "secondary command buffers");
     if (r != ORR_OK) return r;
     sl->opaque = cmds[0], sl->transparent = cmds[1];
     orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)sl->opaque, "opaque pass slot %u", i);
     orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)sl->transparent, "transparent pass slot %u", i);
-    r = orri_buffer_create(&e->gpu, sizeof(orri_gpu_scene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, ORRI_MEM_HOST, "scene uniforms", &sl->scene_ubo);
+    r = orri_buffer_create(&e->gpu, sizeof(orri_gpu_scene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, ORRI_MEM_HOST,
+                           "scene uniforms", &sl->scene_ubo);
     VkDescriptorSetLayout layouts[] = {e->scene_set_layout, e->sys_set_layout};
     VkDescriptorSet sets[2];
-    VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = sg->desc_pool,
-                                       .descriptorSetCount = 2, .pSetLayouts = layouts};
-    if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &dai, sets), "scene descriptor sets");
+    VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                       .descriptorPool = sg->desc_pool,
+                                       .descriptorSetCount = 2,
+                                       .pSetLayouts = layouts};
+    if (r == ORR_OK)
+        r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &dai, sets), "scene descriptor sets");
     if (r == ORR_OK) sl->scene_set = sets[0], sl->sys_set = sets[1];
     return r;
 }
@@ -88,14 +95,21 @@ static orr_result scene_gpu(orr_engine *e, orr_scene *s, orri_scene_gpu **out) {
     VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                    .queueFamilyIndex = e->gpu.queue_family};
-    orr_result r = orri_vk_check(&e->gpu, vkCreateCommandPool(e->gpu.device, &pci, NULL, &sg->cmd_pool), "scene command pool");
+    orr_result r =
+        orri_vk_check(&e->gpu, vkCreateCommandPool(e->gpu.device, &pci, NULL, &sg->cmd_pool), "scene command pool");
     VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64},
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 4096}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 4096},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096},
     };
-    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 4096,
-                                      .poolSizeCount = 4, .pPoolSizes = sizes};
-    if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkCreateDescriptorPool(e->gpu.device, &dpi, NULL, &sg->desc_pool), "scene descriptor pool");
+    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                      .maxSets = 4096,
+                                      .poolSizeCount = 4,
+                                      .pPoolSizes = sizes};
+    if (r == ORR_OK)
+        r = orri_vk_check(&e->gpu, vkCreateDescriptorPool(e->gpu.device, &dpi, NULL, &sg->desc_pool),
+                          "scene descriptor pool");
     for (uint32_t i = 0; r == ORR_OK && i < e->gpu.frame_count; i++) r = create_slot(e, sg, i);
     if (r != ORR_OK) {
         orri_scene_gpu_release(s);
@@ -134,7 +148,8 @@ static uint64_t structure_key(orr_engine *e, orr_scene *s) {
         h = mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
         orri_thin_instances *t = orri_thin_of(n);
         if (t) /* growth, pairing, planetary positions */
-            h = mix(mix(mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)), t->lod_version);
+            h = mix(mix(mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),
+                    t->lod_version);
     }
     return h;
 }
@@ -165,8 +180,12 @@ static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id,
         const void *src = data[i];
         if (!src) { /* absent stream: zero normals/uvs, white colours */
             fill = orri_alloc(&e->base.ctx.allocator, size);
-            if (!fill) { r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill"); break; }
-            if (i == 3) for (size_t k = 0; k < (size_t)v * 4; k++) fill[k] = 1.0f;
+            if (!fill) {
+                r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
+                break;
+            }
+            if (i == 3)
+                for (size_t k = 0; k < (size_t)v * 4; k++) fill[k] = 1.0f;
             src = fill;
         }
         r = orri_buffer_upload(gpu, VK_NULL_HANDLE, &g->streams[i], 0, src, size);
@@ -209,8 +228,11 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
     }
     orri_material *m = material_of(s, n);
     uint32_t mslot = (uint32_t)(((uint8_t *)m - s->materials.items) / s->materials.item_size);
-    orri_draw d = {.node = id, .material = orri_pool_id_at(&s->materials, mslot), .index = sg->draw_count,
-                   .lod_to = -1, .lod_from = -1,
+    orri_draw d = {.node = id,
+                   .material = orri_pool_id_at(&s->materials, mslot),
+                   .index = sg->draw_count,
+                   .lod_to = -1,
+                   .lod_from = -1,
                    .mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0};
     orri_thin_instances *t = orri_thin_of(n);
     if (t) {
@@ -225,8 +247,10 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         if (r != ORR_OK) return r;
         g->material = d.material;
         if (d.thin && !g->pipeline_inst) {
-            orri_misuse(&e->base.ctx, ORRI_MSG_BAD_VALUE, "mesh '%s' has thin instances but shader material '%s' was "
-                        "created without .thin_instances: drawn once, without its instances", n->label, m->label);
+            orri_misuse(&e->base.ctx, ORRI_MSG_BAD_VALUE,
+                        "mesh '%s' has thin instances but shader material '%s' was "
+                        "created without .thin_instances: drawn once, without its instances",
+                        n->label, m->label);
             d.thin = NULL;
         }
         d.shader = true, d.pipeline = d.thin ? g->pipeline_inst : g->pipeline, d.layout = g->layout;
@@ -236,7 +260,8 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
         d.transparent = sm->alpha < 1.0 || (tex && tex->has_alpha);
         bool lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
-        orr_result r = orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, d.thin != NULL, lean, &d.pipeline);
+        orr_result r =
+            orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, d.thin != NULL, lean, &d.pipeline);
         if (r != ORR_OK) return r;
         d.layout = e->std_layout;
         d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
@@ -397,7 +422,7 @@ static void pack_system(const orr_engine *e, const frame_view *fv, const orr_dma
     orr_dmat4 d[6];
     orri_shader_system_matrices(&world, &fv->view, &fv->proj, &fv->view_proj, d);
     orr_mat4f m[6] = {
-        orr_dmat4_to_f32(d[0]), orri_pack_view(d[1]),    orri_pack_projection(d[2]),
+        orr_dmat4_to_f32(d[0]), orri_pack_view(d[1]),   orri_pack_projection(d[2]),
         orr_dmat4_to_f32(d[3]), orr_dmat4_to_f32(d[4]), orr_dmat4_to_f32(d[5]),
     };
     memcpy(dst, m, sizeof m);
@@ -421,8 +446,8 @@ static orr_result ensure_slot_capacity(orr_engine *e, orri_scene_gpu *sg, orri_s
     uint32_t cap = sl->object_capacity ? sl->object_capacity : 64;
     while (cap < need) cap *= 2;
     orri_buffer objects, sys;
-    orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(orri_gpu_object), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                      ORRI_MEM_HOST, "draw objects", &objects);
+    orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(orri_gpu_object),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST, "draw objects", &objects);
     if (r != ORR_OK) return r;
     r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_SHADER_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                            ORRI_MEM_HOST, "shader material uniforms", &sys);
@@ -457,13 +482,22 @@ static orr_result ensure_slot_capacity(orr_engine *e, orri_scene_gpu *sg, orri_s
     sl->cull_params = params;
     sl->object_capacity = cap;
     VkWriteDescriptorSet w[] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sl->scene_set, .dstBinding = 0, .descriptorCount = 1,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
          .pBufferInfo = &(VkDescriptorBufferInfo){sl->scene_ubo.buffer, 0, sizeof(orri_gpu_scene)}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sl->scene_set, .dstBinding = 1, .descriptorCount = 1,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 1,
+         .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &(VkDescriptorBufferInfo){sl->objects.buffer, 0, VK_WHOLE_SIZE}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sl->sys_set, .dstBinding = 0, .descriptorCount = 1,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->sys_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
          .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
     };
@@ -476,11 +510,14 @@ static orr_result ensure_slot_capacity(orr_engine *e, orri_scene_gpu *sg, orri_s
  * the slot's uniform buffer) and its textures. */
 static orr_result shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
                                   orri_material *m, orri_shader_gpu *g, VkDescriptorSet *out) {
-    if (g->user_sets[slot_index] && g->written_epoch[slot_index] == sg->epoch && g->written_buffer[slot_index] == sl->sys.buffer)
+    if (g->user_sets[slot_index] && g->written_epoch[slot_index] == sg->epoch &&
+        g->written_buffer[slot_index] == sl->sys.buffer)
         return *out = g->user_sets[slot_index], ORR_OK;
     if (!g->user_sets[slot_index]) {
-        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = sg->desc_pool,
-                                          .descriptorSetCount = 1, .pSetLayouts = &g->user_layout};
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = sg->desc_pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &g->user_layout};
         orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->user_sets[slot_index]),
                                      "shader material set");
         if (r != ORR_OK) return r;
@@ -489,16 +526,22 @@ static orr_result shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     VkWriteDescriptorSet w[1 + ORR_SHADER_MAX_TEXTURES];
     VkDescriptorImageInfo img[ORR_SHADER_MAX_TEXTURES];
     VkDescriptorBufferInfo buf = {sl->sys.buffer, 0, ORRI_USER_BLOCK};
-    w[0] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->user_sets[slot_index],
-                                  .dstBinding = 0, .descriptorCount = 1,
-                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .pBufferInfo = &buf};
+    w[0] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = g->user_sets[slot_index],
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                                  .pBufferInfo = &buf};
     for (uint32_t i = 0; i < sm->texture_count; i++) {
         orri_texture *t = orri_texture_get(e, sm->textures[i]);
         if (!t) t = orri_texture_get(e, e->white);
         img[i] = (VkDescriptorImageInfo){t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        w[1 + i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->user_sets[slot_index],
-                                          .dstBinding = 1 + i, .descriptorCount = 1,
-                                          .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &img[i]};
+        w[1 + i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                          .dstSet = g->user_sets[slot_index],
+                                          .dstBinding = 1 + i,
+                                          .descriptorCount = 1,
+                                          .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                          .pImageInfo = &img[i]};
     }
     vkUpdateDescriptorSets(e->gpu.device, 1 + sm->texture_count, w, 0, NULL);
     g->written_epoch[slot_index] = sg->epoch;
@@ -584,9 +627,12 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
 
 static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, orri_thin_gpu *g) {
     if (!g->cull[slot].set) {
-        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = sg->desc_pool,
-                                          .descriptorSetCount = 1, .pSetLayouts = &e->cull_set_layout};
-        orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = sg->desc_pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &e->cull_set_layout};
+        orr_result r =
+            orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
         if (r != ORR_OK) return r;
     }
     VkBuffer pos = g->positions.buffer ? g->positions.buffer : g->matrices.buffer; /* unused without positions */
@@ -595,16 +641,21 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
         return ORR_OK;
     VkDescriptorBufferInfo b[9] = {
         {sl->cull_params.buffer, 0, sizeof(orri_gpu_cull)},
-        {g->matrices.buffer, 0, VK_WHOLE_SIZE}, {g->colors.buffer, 0, VK_WHOLE_SIZE},
-        {g->cull[slot].matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].colors.buffer, 0, VK_WHOLE_SIZE},
+        {g->matrices.buffer, 0, VK_WHOLE_SIZE},
+        {g->colors.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].matrices.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].colors.buffer, 0, VK_WHOLE_SIZE},
         {sl->indirect.buffer, 0, VK_WHOLE_SIZE},
-        {g->cull[slot].far_matrices.buffer, 0, VK_WHOLE_SIZE}, {g->cull[slot].far_colors.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].far_matrices.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].far_colors.buffer, 0, VK_WHOLE_SIZE},
         {pos, 0, VK_WHOLE_SIZE},
     };
     VkWriteDescriptorSet w[9];
     for (uint32_t k = 0; k < 9; k++)
-        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = g->cull[slot].set,
-                                      .dstBinding = k, .descriptorCount = 1,
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = g->cull[slot].set,
+                                      .dstBinding = k,
+                                      .descriptorCount = 1,
                                       .descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
                                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                       .pBufferInfo = &b[k]};
@@ -651,7 +702,8 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
 
 static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                  const frame_view *fv, VkCommandBuffer cmd) {
-    const VkPipelineStageFlags2 readers = VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    const VkPipelineStageFlags2 readers =
+        VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     bool barrier = false;
     uint32_t culled = 0;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
@@ -660,7 +712,8 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         orri_thin_instances *t = orri_thin_of(orri_pool_get(&s->nodes, d->node));
         if (d->culled) culled++;
         bool positions_stale = t->positions && d->thin->uploaded_positions != t->position_version;
-        if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale) continue;
+        if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale)
+            continue;
         if (!barrier) /* earlier frames may still read the stable buffers */
             orri_memory_barrier(cmd, readers, 0, VK_PIPELINE_STAGE_2_COPY_BIT, 0), barrier = true;
         uint64_t bytes = 0;
@@ -684,10 +737,12 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         write_cull_params(e, sg, s, sl, fv, i);
         vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
         if (d->lod_to >= 0)
-            vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
+            vkCmdFillBuffer(cmd, sl->indirect.buffer,
+                            (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
     }
-    orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
-                                 VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+    orri_memory_barrier(cmd,
+                        VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+                            VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
                         VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     orri_cmd_label_begin(&e->gpu, cmd, "thin-instance culling");
@@ -732,13 +787,15 @@ orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd) {
     VkFormat color = ORRI_COLOR_FORMAT;
     VkCommandBufferInheritanceRenderingInfo ri = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO,
-        .colorAttachmentCount = 1, .pColorAttachmentFormats = &color,
+        .colorAttachmentCount = 1,
+        .pColorAttachmentFormats = &color,
         .depthAttachmentFormat = ORRI_DEPTH_FORMAT,
         .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT,
     };
     VkCommandBufferInheritanceInfo ii = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO, .pNext = &ri};
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                   .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT, .pInheritanceInfo = &ii};
+                                   .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT,
+                                   .pInheritanceInfo = &ii};
     orr_result r = orri_vk_check(&e->gpu, vkResetCommandBuffer(cmd, 0), "reset secondary");
     if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkBeginCommandBuffer(cmd, &bi), "begin secondary");
     if (r != ORR_OK) return r;
@@ -761,7 +818,8 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         orri_draw *d = &sg->draws[i];
         if (d->transparent != transparent) continue;
         orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
-        if (bound != d->pipeline) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
+        if (bound != d->pipeline)
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
         vkCmdSetFrontFace(cmd, orri_front_face(d->mirrored));
         if (d->shader) {
             orri_material *m = orri_pool_get(&s->materials, d->material);
@@ -825,7 +883,8 @@ static orr_result prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
     }
     if (r == ORR_OK && (stale || !same_order(sg, sl))) {
         r = record_pass(e, sg, s, sl, slot_index, sl->transparent, true);
-        uint32_t *o = orri_realloc(&e->base.ctx.allocator, sl->transparent_order, (sg->transparent_count + 1) * sizeof *o);
+        uint32_t *o =
+            orri_realloc(&e->base.ctx.allocator, sl->transparent_order, (sg->transparent_count + 1) * sizeof *o);
         if (!o) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "transparent order");
         memcpy(o, sg->order, sg->transparent_count * sizeof *o);
         sl->transparent_order = o, sl->transparent_count = sg->transparent_count;
@@ -843,19 +902,23 @@ orri_render_plugin *orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orr
     orri_scene_gpu *sg = NULL;
     if (scene_gpu(e, s, &sg) != ORR_OK) return NULL;
     if (sg->plugin_count == ORRI_MAX_PLUGINS) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_IN_USE, "scene '%s' has %d render plugins already", s->label, ORRI_MAX_PLUGINS);
+        orri_misuse(&e->base.ctx, ORRI_MSG_IN_USE, "scene '%s' has %d render plugins already", s->label,
+                    ORRI_MAX_PLUGINS);
         return NULL;
     }
     orri_render_plugin *np = orri_alloc(&e->base.ctx.allocator, sizeof *np);
     if (!np) return NULL;
     *np = *p;
-    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = sg->cmd_pool,
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+                                      .commandPool = sg->cmd_pool,
                                       .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
                                       .commandBufferCount = ORRI_STAGE_COUNT};
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
         np->recorded_epoch[i] = 0;
-        if (orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, np->cmds[i]), "plugin secondaries") != ORR_OK) {
-            for (uint32_t k = 0; k < i; k++) vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, np->cmds[k]);
+        if (orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, np->cmds[i]), "plugin secondaries") !=
+            ORR_OK) {
+            for (uint32_t k = 0; k < i; k++)
+                vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, np->cmds[k]);
             orri_free(&e->base.ctx.allocator, np);
             return NULL;
         }
@@ -871,7 +934,8 @@ void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p
         if (sg->plugins[i] != p) continue;
         vkDeviceWaitIdle(e->gpu.device); /* its secondaries may be in flight */
         if (p->release) p->release(e, s, p->state);
-        for (uint32_t k = 0; k < e->gpu.frame_count; k++) vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, p->cmds[k]);
+        for (uint32_t k = 0; k < e->gpu.frame_count; k++)
+            vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, p->cmds[k]);
         orri_free(&e->base.ctx.allocator, p);
         sg->plugins[i] = sg->plugins[--sg->plugin_count];
         return;

@@ -21,14 +21,20 @@ static void record_mips(VkCommandBuffer cmd, orri_image *img) {
     for (uint32_t i = 1; i < img->mips; i++) {
         VkImageMemoryBarrier2 b = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT, .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT, .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
-            .oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = img->image, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, i - 1, 1, 0, 1},
+            .srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+            .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
+            .oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+            .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = img->image,
+            .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, i - 1, 1, 0, 1},
         };
         vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                                       .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b});
+                                                       .imageMemoryBarrierCount = 1,
+                                                       .pImageMemoryBarriers = &b});
         int32_t nw = w > 1 ? w / 2 : 1, nh = h > 1 ? h / 2 : 1;
         VkImageBlit blit = {
             .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, i - 1, 0, 1},
@@ -43,14 +49,20 @@ static void record_mips(VkCommandBuffer cmd, orri_image *img) {
     /* Last level is still TRANSFER_DST; bring it to SRC so all levels match. */
     VkImageMemoryBarrier2 last = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-        .srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT, .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
-        .dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT, .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = img->image, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, img->mips - 1, 1, 0, 1},
+        .srcStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+        .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+        .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
+        .oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = img->image,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, img->mips - 1, 1, 0, 1},
     };
     vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                                   .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &last});
+                                                   .imageMemoryBarrierCount = 1,
+                                                   .pImageMemoryBarriers = &last});
     orri_image_barrier(cmd, img->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                        VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
@@ -61,7 +73,8 @@ static orr_result upload(orr_engine *e, orri_texture *t, const orr_texture_desc 
     orri_gpu *gpu = &e->gpu;
     size_t row = (size_t)d->width * 4, size = row * d->height;
     orri_buffer staging;
-    orr_result r = orri_buffer_create(gpu, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "texture staging", &staging);
+    orr_result r =
+        orri_buffer_create(gpu, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "texture staging", &staging);
     if (r != ORR_OK) return r;
     for (uint32_t y = 0; y < d->height; y++)
         memcpy((uint8_t *)staging.mapped + row * y, d->rgba + row * (d->height - 1 - y), row);
@@ -84,12 +97,17 @@ static orr_result upload(orr_engine *e, orri_texture *t, const orr_texture_desc 
 
 static orr_result make_set(orr_engine *e, orri_texture *t) {
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                      .descriptorPool = e->texture_pool, .descriptorSetCount = 1,
+                                      .descriptorPool = e->texture_pool,
+                                      .descriptorSetCount = 1,
                                       .pSetLayouts = &e->texture_set_layout};
-    orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &t->set), "texture descriptor set");
+    orr_result r =
+        orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &t->set), "texture descriptor set");
     if (r != ORR_OK) return r;
     VkWriteDescriptorSet w = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = t->set, .dstBinding = 0, .descriptorCount = 1,
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstSet = t->set,
+        .dstBinding = 0,
+        .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
         .pImageInfo = &(VkDescriptorImageInfo){t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
     };
@@ -113,18 +131,28 @@ orr_result orr_texture_create(orr_engine *e, const orr_texture_desc *d, orr_text
     if (!id) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "texture pool");
     snprintf(t->label, sizeof t->label, "%s", d->label ? d->label : "texture");
     t->has_alpha = d->has_alpha;
-    orr_result r = orri_image_create(&e->gpu, &(orri_image_desc){
-        .width = d->width, .height = d->height, .mips = mip_count(d->width, d->height),
-        .format = d->srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
-        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        .label = t->label}, &t->image);
+    orr_result r =
+        orri_image_create(&e->gpu,
+                          &(orri_image_desc){.width = d->width,
+                                             .height = d->height,
+                                             .mips = mip_count(d->width, d->height),
+                                             .format = d->srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
+                                             .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                                      VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                             .label = t->label},
+                          &t->image);
     if (r == ORR_OK) {
         VkFilter f = d->nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
         VkSamplerAddressMode am = d->clamp ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE : VK_SAMPLER_ADDRESS_MODE_REPEAT;
         VkSamplerCreateInfo si = {
-            .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = f, .minFilter = f,
+            .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+            .magFilter = f,
+            .minFilter = f,
             .mipmapMode = d->nearest ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR,
-            .addressModeU = am, .addressModeV = am, .addressModeW = am, .maxLod = VK_LOD_CLAMP_NONE,
+            .addressModeU = am,
+            .addressModeV = am,
+            .addressModeW = am,
+            .maxLod = VK_LOD_CLAMP_NONE,
         };
         r = orri_vk_check(&e->gpu, vkCreateSampler(e->gpu.device, &si, NULL, &t->sampler), "vkCreateSampler");
     }
@@ -162,7 +190,8 @@ void orr_texture_destroy(orr_engine *e, orr_texture texture) {
     if (!e) return;
     orri_texture *t = orri_texture_get(e, texture);
     if (!t) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_texture_destroy: texture 0x%08x is null or stale", texture.id);
+        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_texture_destroy: texture 0x%08x is null or stale",
+                    texture.id);
         return;
     }
     /* Textures may be referenced by frames in flight and recorded command
@@ -177,11 +206,15 @@ orr_result orri_textures_init(orr_engine *e) {
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1024};
     VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                      .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
-                                     .maxSets = 1024, .poolSizeCount = 1, .pPoolSizes = &size};
-    orr_result r = orri_vk_check(&e->gpu, vkCreateDescriptorPool(e->gpu.device, &pi, NULL, &e->texture_pool), "texture pool");
+                                     .maxSets = 1024,
+                                     .poolSizeCount = 1,
+                                     .pPoolSizes = &size};
+    orr_result r =
+        orri_vk_check(&e->gpu, vkCreateDescriptorPool(e->gpu.device, &pi, NULL, &e->texture_pool), "texture pool");
     if (r != ORR_OK) return r;
     static const uint8_t white[4] = {255, 255, 255, 255};
-    return orr_texture_create(e, &(orr_texture_desc){.width = 1, .height = 1, .rgba = white, .label = "white"}, &e->white);
+    return orr_texture_create(e, &(orr_texture_desc){.width = 1, .height = 1, .rgba = white, .label = "white"},
+                              &e->white);
 }
 
 void orri_textures_deinit(orr_engine *e) {

@@ -46,15 +46,20 @@ static void level_barrier(VkCommandBuffer cmd, VkImage image, uint32_t mip, uint
     VkImageMemoryBarrier2 b = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
         /* One-shot uploads: a full barrier between transfer and compute steps. */
-        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+        .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
         .dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
         .dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
-        .oldLayout = from, .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, 0, layers},
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, 0, layers},
     };
     vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                                   .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b});
+                                                   .imageMemoryBarrierCount = 1,
+                                                   .pImageMemoryBarriers = &b});
 }
 
 /* Levels [first, mips) from level first − 1 (all layers at once); every level
@@ -81,27 +86,30 @@ static void record_chain(orr_engine *e, VkCommandBuffer cmd, orri_image *img, ui
         bool src = first > 0 && i >= first - 1 && i + 1 < img->mips;
         VkImageMemoryBarrier2 b = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+            .srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT,
             .dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             .dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
             .oldLayout = src ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
             .newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = img->image, .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, i, 1, 0, img->layers},
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = img->image,
+            .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, i, 1, 0, img->layers},
         };
         vkCmdPipelineBarrier2(cmd, &(VkDependencyInfo){.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO,
-                                                       .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b});
+                                                       .imageMemoryBarrierCount = 1,
+                                                       .pImageMemoryBarriers = &b});
     }
 }
 
 /* Copies the file's levels (face-major) into a staging buffer, flipping 2D
  * rows when asked, and records the copies. */
-static orr_result upload_levels(orr_engine *e, const orr_image_data *img, bool flip, orri_image *dst,
-                                uint32_t levels) {
+static orr_result upload_levels(orr_engine *e, const orr_image_data *img, bool flip, orri_image *dst, uint32_t levels) {
     orri_gpu *gpu = &e->gpu;
     orri_buffer staging;
-    orr_result r = orri_buffer_create(gpu, img->size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST,
-                                      "image staging", &staging);
+    orr_result r =
+        orri_buffer_create(gpu, img->size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "image staging", &staging);
     if (r != ORR_OK) return r;
     uint32_t texel = orr_pixel_format_size(img->format);
     VkBufferImageCopy copies[ORR_IMAGE_MAX_FACES * ORR_IMAGE_MAX_MIPS];
@@ -135,28 +143,39 @@ static orr_result upload_levels(orr_engine *e, const orr_image_data *img, bool f
 
 static orr_result make_sampler(orr_engine *e, const orr_image_texture_desc *d, bool cube, VkSampler *out) {
     VkFilter f = d->nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR;
-    VkSamplerAddressMode am = !cube || d->repeat ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    VkSamplerAddressMode am =
+        !cube || d->repeat ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, .magFilter = f, .minFilter = f,
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = f,
+        .minFilter = f,
         .mipmapMode = d->nearest ? VK_SAMPLER_MIPMAP_MODE_NEAREST : VK_SAMPLER_MIPMAP_MODE_LINEAR,
-        .addressModeU = am, .addressModeV = am, .addressModeW = am, .maxLod = VK_LOD_CLAMP_NONE,
+        .addressModeU = am,
+        .addressModeV = am,
+        .addressModeW = am,
+        .maxLod = VK_LOD_CLAMP_NONE,
     };
     /* The device enables samplerAnisotropy whenever it is supported (device.c). */
     VkPhysicalDeviceFeatures features;
     vkGetPhysicalDeviceFeatures(e->gpu.physical, &features);
-    if (!d->no_anisotropy && !d->nearest && features.samplerAnisotropy) si.anisotropyEnable = VK_TRUE, si.maxAnisotropy = 4;
+    if (!d->no_anisotropy && !d->nearest && features.samplerAnisotropy)
+        si.anisotropyEnable = VK_TRUE, si.maxAnisotropy = 4;
     return orri_vk_check(&e->gpu, vkCreateSampler(e->gpu.device, &si, NULL, out), "vkCreateSampler");
 }
 
 /* The standard material's set for a 2D texture (as texture.c's make_set). */
 static orr_result std_set(orr_engine *e, orri_texture *t) {
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                      .descriptorPool = e->texture_pool, .descriptorSetCount = 1,
+                                      .descriptorPool = e->texture_pool,
+                                      .descriptorSetCount = 1,
                                       .pSetLayouts = &e->texture_set_layout};
     orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &t->set), "texture set");
     if (r != ORR_OK) return r;
     VkWriteDescriptorSet w = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = t->set, .dstBinding = 0, .descriptorCount = 1,
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstSet = t->set,
+        .dstBinding = 0,
+        .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
         .pImageInfo = &(VkDescriptorImageInfo){t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
     };
@@ -172,19 +191,25 @@ static void release_entry(orr_engine *e, uint32_t id, orri_texture *t) {
 }
 
 /* A pool entry with an image (mips levels, storage usage when asked) and a sampler. */
-static orr_result new_entry(orr_engine *e, const orr_image_texture_desc *d, uint32_t size_w, uint32_t size_h,
-                            bool cube, uint32_t mips, VkFormat format, bool storage, uint32_t *id_out,
-                            orri_texture **out) {
+static orr_result new_entry(orr_engine *e, const orr_image_texture_desc *d, uint32_t size_w, uint32_t size_h, bool cube,
+                            uint32_t mips, VkFormat format, bool storage, uint32_t *id_out, orri_texture **out) {
     orri_texture *t;
     uint32_t id = orri_pool_alloc(&e->textures, &e->base.ctx.allocator, (void **)&t);
     if (!id) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "texture pool");
     snprintf(t->label, sizeof t->label, "%s", d->label ? d->label : cube ? "cube texture" : "texture");
     t->has_alpha = d->has_alpha;
-    orr_result r = orri_image_create(&e->gpu, &(orri_image_desc){
-        .width = size_w, .height = size_h, .mips = mips, .layers = cube ? 6 : 1, .cube = cube, .format = format,
-        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                 (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0),
-        .label = t->label}, &t->image);
+    orr_result r = orri_image_create(
+        &e->gpu,
+        &(orri_image_desc){.width = size_w,
+                           .height = size_h,
+                           .mips = mips,
+                           .layers = cube ? 6 : 1,
+                           .cube = cube,
+                           .format = format,
+                           .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT | (storage ? VK_IMAGE_USAGE_STORAGE_BIT : 0),
+                           .label = t->label},
+        &t->image);
     if (r == ORR_OK) r = make_sampler(e, d, cube, &t->sampler);
     if (r != ORR_OK) {
         release_entry(e, id, t);
@@ -205,7 +230,8 @@ orr_result orr_texture_create_from_image(orr_engine *e, const orr_image_data *im
     bool cube = img->faces == 6;
     if (!img->pixels || format == VK_FORMAT_UNDEFINED || !img->width || !img->height || !img->mips ||
         img->mips > ORR_IMAGE_MAX_MIPS || (img->faces != 1 && !(cube && img->width == img->height)))
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "texture from image: not a decoded 2D or cube image");
+        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
+                         "texture from image: not a decoded 2D or cube image");
     uint32_t mips = d->no_mips || img->mips > 1 ? img->mips : full_chain(img->width, img->height);
     orri_texture *t;
     uint32_t id;
@@ -246,12 +272,14 @@ static orr_result job_init(orr_engine *e, equirect_job *j) {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo sci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                           .bindingCount = 2, .pBindings = b};
-    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &j->set_layout), "equirect layout");
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-                                     .pSetLayouts = &j->set_layout};
-    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &j->layout), "equirect pipeline layout");
+    VkDescriptorSetLayoutCreateInfo sci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 2, .pBindings = b};
+    orr_result r =
+        orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &j->set_layout), "equirect layout");
+    VkPipelineLayoutCreateInfo pl = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &j->set_layout};
+    if (r == ORR_OK)
+        r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &j->layout), "equirect pipeline layout");
     VkShaderModule mod = VK_NULL_HANDLE;
     VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                    .codeSize = orri_spv_background_equirect_comp_size,
@@ -260,17 +288,20 @@ static orr_result job_init(orr_engine *e, equirect_job *j) {
     if (r == ORR_OK) {
         VkComputePipelineCreateInfo ci = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = mod, .pName = "main"},
+            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                      .module = mod,
+                      .pName = "main"},
             .layout = j->layout,
         };
         r = orri_vk_check(gpu, vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, NULL, &j->pipeline),
                           "equirect pipeline");
     }
     if (mod) vkDestroyShaderModule(gpu->device, mod, NULL);
-    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
-    VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1,
-                                      .poolSizeCount = 2, .pPoolSizes = sizes};
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 1, .poolSizeCount = 2, .pPoolSizes = sizes};
     if (r == ORR_OK) r = orri_vk_check(gpu, vkCreateDescriptorPool(gpu->device, &dpi, NULL, &j->pool), "equirect pool");
     return r;
 }
@@ -281,22 +312,34 @@ static orr_result run_equirect(orr_engine *e, orri_texture *src, orri_image *cub
     orri_gpu *gpu = &e->gpu;
     orr_result r = job_init(e, &j);
     VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = cube->image,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY, .format = cube->format,
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = cube->image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+        .format = cube->format,
         .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 6},
     };
-    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &j.storage_view), "equirect view");
+    if (r == ORR_OK)
+        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &j.storage_view), "equirect view");
     VkDescriptorSet set = VK_NULL_HANDLE;
-    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = j.pool,
-                                      .descriptorSetCount = 1, .pSetLayouts = &j.set_layout};
+    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                      .descriptorPool = j.pool,
+                                      .descriptorSetCount = 1,
+                                      .pSetLayouts = &j.set_layout};
     if (r == ORR_OK) r = orri_vk_check(gpu, vkAllocateDescriptorSets(gpu->device, &ai, &set), "equirect set");
     VkCommandBuffer cmd;
     if (r == ORR_OK) {
         VkWriteDescriptorSet w[] = {
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 0, .descriptorCount = 1,
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+             .dstSet = set,
+             .dstBinding = 0,
+             .descriptorCount = 1,
              .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .pImageInfo = &(VkDescriptorImageInfo){src->sampler, src->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set, .dstBinding = 1, .descriptorCount = 1,
+             .pImageInfo =
+                 &(VkDescriptorImageInfo){src->sampler, src->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+             .dstSet = set,
+             .dstBinding = 1,
+             .descriptorCount = 1,
              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
              .pImageInfo = &(VkDescriptorImageInfo){VK_NULL_HANDLE, j.storage_view, VK_IMAGE_LAYOUT_GENERAL}},
         };
@@ -327,14 +370,17 @@ orr_result orr_cube_texture_from_equirect(orr_engine *e, const orr_image_data *e
     if (eq->faces != 1 || (eq->format != ORR_PIXEL_RGBA16F && eq->format != ORR_PIXEL_RGBA32F) || !eq->height)
         return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "equirect → cube: need one float RGBA image");
     if (!face_size) face_size = eq->height / 2 ? eq->height / 2 : 1;
-    if (face_size > 8192) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "equirect → cube: face size %u > 8192", face_size);
+    if (face_size > 8192)
+        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "equirect → cube: face size %u > 8192", face_size);
     /* The panorama as a temporary 2D texture (row 0 = zenith, not flipped):
      * repeat in u across the seam, one level (the compute pass reads level 0). */
     orr_image_data one = *eq;
     one.mips = 1;
     orr_texture src;
-    orr_result r = orr_texture_create_from_image(e, &one, &(orr_image_texture_desc){.no_mips = true, .repeat = true,
-                                                     .no_invert_y = true, .label = "equirect source"}, &src);
+    orr_result r = orr_texture_create_from_image(
+        e, &one,
+        &(orr_image_texture_desc){.no_mips = true, .repeat = true, .no_invert_y = true, .label = "equirect source"},
+        &src);
     if (r != ORR_OK) return r;
     orri_texture *t;
     uint32_t id;
@@ -361,8 +407,8 @@ orr_result orr_texture_load_image_file(orr_engine *e, const char *path, const or
     if (!e || !path || !out) return ORR_ERROR_INVALID_ARGUMENT;
     char err[256] = "";
     orr_image_data img;
-    orr_result r = orr_image_load_file(&(orr_image_load_desc){.error_buffer = err, .error_buffer_size = sizeof err},
-                                       path, &img);
+    orr_result r =
+        orr_image_load_file(&(orr_image_load_desc){.error_buffer = err, .error_buffer_size = sizeof err}, path, &img);
     if (r != ORR_OK) return image_error(e, r, err);
     orr_image_texture_desc d = desc ? *desc : no_desc;
     if (!d.label) d.label = path;
@@ -380,8 +426,8 @@ orr_result orr_cube_texture_load_faces(orr_engine *e, const char *prefix, const 
     if (!e || !prefix || !ext || !out) return ORR_ERROR_INVALID_ARGUMENT;
     char err[256] = "";
     orr_image_data img;
-    orr_result r = orr_image_load_cube_files(&(orr_image_load_desc){.error_buffer = err, .error_buffer_size = sizeof err},
-                                             prefix, ext, &img);
+    orr_result r = orr_image_load_cube_files(
+        &(orr_image_load_desc){.error_buffer = err, .error_buffer_size = sizeof err}, prefix, ext, &img);
     if (r != ORR_OK) return image_error(e, r, err);
     orr_image_texture_desc d = desc ? *desc : no_desc;
     if (!d.label) d.label = prefix;
@@ -407,7 +453,8 @@ orr_texture_info orr_texture_get_info(orr_engine *e, orr_texture texture) {
     if (!e) return info;
     orri_texture *t = orri_texture_get(e, texture);
     if (!t) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_texture_get_info: texture 0x%08x is null or stale", texture.id);
+        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_texture_get_info: texture 0x%08x is null or stale",
+                    texture.id);
         return info;
     }
     info.width = t->image.width, info.height = t->image.height, info.mips = t->image.mips;
@@ -421,12 +468,14 @@ orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t f
                                   uint32_t y, float rgba[4]) {
     if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
     orri_texture *t = orri_texture_get(e, texture);
-    if (!t || face >= t->image.layers || mip >= t->image.mips || x >= (t->image.width >> mip ? t->image.width >> mip : 1) ||
+    if (!t || face >= t->image.layers || mip >= t->image.mips ||
+        x >= (t->image.width >> mip ? t->image.width >> mip : 1) ||
         y >= (t->image.height >> mip ? t->image.height >> mip : 1))
         return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_texture_read_texel: bad texture or texel");
     orri_gpu *gpu = &e->gpu;
     orri_buffer rb;
-    orr_result r = orri_buffer_create(gpu, 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, ORRI_MEM_READBACK, "texel readback", &rb);
+    orr_result r =
+        orri_buffer_create(gpu, 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, ORRI_MEM_READBACK, "texel readback", &rb);
     if (r != ORR_OK) return r;
     VkCommandBuffer cmd;
     vkDeviceWaitIdle(gpu->device);
@@ -435,17 +484,23 @@ orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t f
         VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, face, 1};
         VkImageMemoryBarrier2 b = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
-            .oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = t->image.image, .subresourceRange = range,
+            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+            .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
+            .dstStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+            .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
+            .oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+            .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+            .image = t->image.image,
+            .subresourceRange = range,
         };
-        VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1,
-                               .pImageMemoryBarriers = &b};
+        VkDependencyInfo di = {
+            .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b};
         vkCmdPipelineBarrier2(cmd, &di);
         VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, mip, face, 1},
-                               .imageOffset = {(int32_t)x, (int32_t)y, 0}, .imageExtent = {1, 1, 1}};
+                               .imageOffset = {(int32_t)x, (int32_t)y, 0},
+                               .imageExtent = {1, 1, 1}};
         vkCmdCopyImageToBuffer(cmd, t->image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb.buffer, 1, &c);
         b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, b.srcAccessMask = 0;
@@ -456,7 +511,9 @@ orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t f
     if (r == ORR_OK) {
         const uint8_t *p = rb.mapped;
         switch (pixel_of(t->image.format)) {
-        case ORR_PIXEL_RGBA8: for (int i = 0; i < 4; i++) rgba[i] = p[i] / 255.0f; break;
+        case ORR_PIXEL_RGBA8:
+            for (int i = 0; i < 4; i++) rgba[i] = p[i] / 255.0f;
+            break;
         case ORR_PIXEL_RGBA16F:
             for (int i = 0; i < 4; i++) {
                 uint16_t h;

@@ -56,7 +56,8 @@ orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc
     }
     orr_free_camera_desc d = desc ? *desc : (orr_free_camera_desc){0};
     orri_node *n;
-    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA, &(orr_node_desc){.position = d.position, .label = d.label ? d.label : "camera"}, &n);
+    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA,
+                                  &(orr_node_desc){.position = d.position, .label = d.label ? d.label : "camera"}, &n);
     if (!id) return (orr_camera){0};
     orri_camera *c = &n->u.camera;
     c->kind = ORRI_CAMERA_FREE;
@@ -155,9 +156,7 @@ void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double z
 }
 
 /* Absolute eye in float64 (rounds beyond 2^53 m; see orri_camera_wpos). */
-orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *n) {
-    return orr_wpos_to_dvec3(orri_camera_wpos(s, n));
-}
+orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *n) { return orr_wpos_to_dvec3(orri_camera_wpos(s, n)); }
 
 orr_wpos orri_camera_wpos(orr_scene *s, orri_node *n) {
     return (orr_wpos){orri_node_cell(s, n), orr_dmat4_get_translation(*orri_node_world(s, n, NULL))};
@@ -178,7 +177,8 @@ static orr_dmat4 view_look_at(orr_dvec3 eye, orr_dvec3 target, orr_dvec3 up) {
 static void eye_target(orr_scene *s, orri_node *n, orr_dvec3 *eye, orr_dvec3 *target) {
     const orr_dmat4 *w = orri_node_world(s, n, NULL);
     /* The target is in the parent's space, like the position. */
-    orr_dmat4 parent = n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
+    orr_dmat4 parent =
+        n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
     *eye = orr_dmat4_get_translation(*w);
     *target = orr_dmat4_transform_point(parent, n->u.camera.target);
 }
@@ -191,8 +191,7 @@ orr_dmat4 orri_camera_view(orr_scene *s, orri_node *n) {
     orr_dvec3 eye, target;
     eye_target(s, n, &eye, &target);
     const orr_dvec3 up = {0, 1, 0};
-    if (n->u.camera.use_floating_origin)
-        return view_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), up);
+    if (n->u.camera.use_floating_origin) return view_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), up);
     orr_dvec3 cell = orr_cell3_diff_metres(orri_node_cell(s, n), (orr_cell3){0, 0, 0});
     orr_dmat4 v = view_look_at(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), up);
     if (s->engine->matrix_f32)

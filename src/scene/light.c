@@ -33,7 +33,8 @@ orr_light orr_light_create(orr_scene *s, const orr_light_desc *desc) {
         return (orr_light){0};
     }
     orri_node *n;
-    orr_node_desc nd = {.position = desc ? desc->position : (orr_dvec3){0}, .label = desc && desc->label ? desc->label : "light"};
+    orr_node_desc nd = {.position = desc ? desc->position : (orr_dvec3){0},
+                        .label = desc && desc->label ? desc->label : "light"};
     uint32_t id = orri_node_alloc(s, ORRI_NODE_LIGHT, &nd, &n);
     if (!id) return (orr_light){0};
     n->u.light.desc = resolve(desc);

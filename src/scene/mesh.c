@@ -33,7 +33,8 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_mesh_create: geometry is empty or has indices out of range");
         return (orr_mesh){0};
     }
-    if (desc->material.id && !orri_material_get(s, desc->material.id, "orr_mesh_create (material)")) return (orr_mesh){0};
+    if (desc->material.id && !orri_material_get(s, desc->material.id, "orr_mesh_create (material)"))
+        return (orr_mesh){0};
     orr_geometry copy;
     orr_result r = copy_geometry(desc->geometry, &s->ctx->allocator, &copy);
     if (r != ORR_OK) {
@@ -41,8 +42,11 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
         return (orr_mesh){0};
     }
     orri_node *n;
-    orr_node_desc nd = {.position = desc->position, .rotation = desc->rotation, .scaling = desc->scaling,
-                        .parent = desc->parent, .label = desc->label ? desc->label : "mesh"};
+    orr_node_desc nd = {.position = desc->position,
+                        .rotation = desc->rotation,
+                        .scaling = desc->scaling,
+                        .parent = desc->parent,
+                        .label = desc->label ? desc->label : "mesh"};
     uint32_t id = orri_node_alloc(s, ORRI_NODE_MESH, &nd, &n);
     if (!id) {
         orr_geometry_free(&copy);
@@ -116,7 +120,8 @@ orr_dbox orr_mesh_get_world_box(orr_scene *s, orr_mesh mesh_h) {
 
 orr_dsphere orr_mesh_get_world_sphere(orr_scene *s, orr_mesh mesh_h) {
     orri_node *n = mesh(s, mesh_h, "orr_mesh_get_world_sphere");
-    return n ? orr_dsphere_transform(n->u.mesh.local_sphere, *orri_node_world(s, n, NULL)) : (orr_dsphere){{0, 0, 0}, 0};
+    return n ? orr_dsphere_transform(n->u.mesh.local_sphere, *orri_node_world(s, n, NULL))
+             : (orr_dsphere){{0, 0, 0}, 0};
 }
 
 uint32_t orr_mesh_get_vertex_count(const orr_scene *s, orr_mesh mesh_h) {

@@ -81,12 +81,12 @@ orr_node orr_node_get_parent(const orr_scene *s, orr_node node) {
     return (orr_node){n ? n->parent : 0};
 }
 
-#define NODE_SETTER(fn, field, type)                                   \
-    void fn(orr_scene *s, orr_node node, type v) {                     \
-        orri_node *n = orri_node_get(s, node.id, #fn);                 \
-        if (!n) return;                                                \
-        n->field = v;                                                  \
-        orri_node_touch(s, n);                                         \
+#define NODE_SETTER(fn, field, type)                   \
+    void fn(orr_scene *s, orr_node node, type v) {     \
+        orri_node *n = orri_node_get(s, node.id, #fn); \
+        if (!n) return;                                \
+        n->field = v;                                  \
+        orri_node_touch(s, n);                         \
     }
 NODE_SETTER(orr_node_set_position, position, orr_dvec3)
 NODE_SETTER(orr_node_set_rotation, rotation, orr_dvec3)
@@ -127,8 +127,8 @@ const orr_dmat4 *orri_node_world(orr_scene *s, orri_node *n, uint64_t *version) 
     orri_node *parent = n->parent ? orri_pool_get(&s->nodes, n->parent) : NULL;
     uint64_t parent_version = 0;
     const orr_dmat4 *parent_world = parent ? orri_node_world(s, parent, &parent_version) : NULL;
-    bool valid = n->world_version && n->cached_local_version == n->local_version &&
-                 n->cached_parent == n->parent && n->cached_parent_version == parent_version;
+    bool valid = n->world_version && n->cached_local_version == n->local_version && n->cached_parent == n->parent &&
+                 n->cached_parent_version == parent_version;
     if (!valid) {
         orr_dmat4 local = local_matrix(n);
         n->world = parent_world ? orr_dmat4_mul(*parent_world, local) : local;

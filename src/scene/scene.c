@@ -45,7 +45,10 @@ void orr_scene_destroy(orr_scene *s) {
     orri_pool_deinit(&s->nodes, a);
     orri_pool_deinit(&s->materials, a);
     for (orr_scene **p = &s->engine->scenes; *p; p = &(*p)->next)
-        if (*p == s) { *p = s->next; break; }
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
     orri_free(a, s);
 }
 
@@ -101,7 +104,8 @@ orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what) {
         return NULL;
     }
     orri_node *n = orri_pool_get(&s->nodes, id);
-    if (!n) orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: handle 0x%08x is null, stale or not of this scene", what, id);
+    if (!n)
+        orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: handle 0x%08x is null, stale or not of this scene", what, id);
     return n;
 }
 
@@ -109,7 +113,8 @@ orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind ki
     static const char *names[] = {"transform node", "mesh", "camera", "light"};
     orri_node *n = orri_node_get(s, id, what);
     if (n && n->kind != kind) {
-        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind], names[kind]);
+        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind],
+                    names[kind]);
         return NULL;
     }
     return n;
@@ -121,6 +126,8 @@ orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *wh
         return NULL;
     }
     orri_material *m = orri_pool_get(&s->materials, id);
-    if (!m) orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: material 0x%08x is null, stale or not of this scene", what, id);
+    if (!m)
+        orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: material 0x%08x is null, stale or not of this scene", what,
+                    id);
     return m;
 }

@@ -54,7 +54,7 @@ typedef struct orri_mesh {
     bool visible;
     orr_dbox local_box;
     orr_dsphere local_sphere;
-    uint64_t version;      /* material assignment / visibility (structural) */
+    uint64_t version;                 /* material assignment / visibility (structural) */
     struct orri_thin_instances *thin; /* NULL unless the mesh has thin instances (thin_instances.c) */
 } orri_mesh;
 
@@ -65,7 +65,7 @@ typedef struct orri_node {
     orr_dvec3 position, rotation, scaling;
     orr_dquat quat;
     bool has_quat;
-    orr_cell3 cell;          /* root nodes only: integer cell (orrery/wpos.h) */
+    orr_cell3 cell; /* root nodes only: integer cell (orrery/wpos.h) */
     uint64_t local_version;
     /* cache */
     orr_dmat4 world;
@@ -84,8 +84,8 @@ typedef enum orri_material_kind { ORRI_MATERIAL_STANDARD = 1, ORRI_MATERIAL_SHAD
 typedef struct orri_uniform_slot {
     char name[64];
     orr_uniform_type type;
-    uint32_t offset;   /* std140 byte offset in the user block */
-    uint32_t count;    /* floats */
+    uint32_t offset; /* std140 byte offset in the user block */
+    uint32_t count;  /* floats */
     double value[16];
 } orri_uniform_slot;
 
@@ -94,10 +94,10 @@ typedef struct orri_shader_material {
     uint32_t *inst_vert_spv;       /* thin-instance variant, or NULL */
     size_t inst_vert_size;
     bool ignore_instance_colors;
-    size_t vert_size, frag_size;   /* bytes */
+    size_t vert_size, frag_size; /* bytes */
     orri_uniform_slot uniforms[ORR_SHADER_MAX_UNIFORMS];
     uint32_t uniform_count;
-    uint32_t user_block_size;      /* bytes, std140, 0 = no block */
+    uint32_t user_block_size; /* bytes, std140, 0 = no block */
     char texture_names[ORR_SHADER_MAX_TEXTURES][64];
     orr_texture textures[ORR_SHADER_MAX_TEXTURES];
     uint32_t texture_count;
@@ -107,8 +107,8 @@ typedef struct orri_shader_material {
 typedef struct orri_material {
     orri_material_kind kind;
     char label[64];
-    uint64_t version;            /* parameter changes (data) */
-    uint64_t structure_version;  /* pipeline-affecting changes */
+    uint64_t version;           /* parameter changes (data) */
+    uint64_t structure_version; /* pipeline-affecting changes */
     orr_standard_material_desc standard;
     orri_shader_material *shader;
 } orri_material;
@@ -116,21 +116,24 @@ typedef struct orri_material {
 #define ORRI_MAX_CALLBACKS 16
 
 struct orr_scene {
-    orri_ctx *ctx;               /* the engine's context */
+    orri_ctx *ctx; /* the engine's context */
     orri_engine_base *engine;
-    orr_scene *next;             /* engine's scene list */
+    orr_scene *next; /* engine's scene list */
     char label[64];
     orr_color4 clear_color;
     orr_color3 ambient_color;
     orr_fog fog;
-    uint64_t settings_version;   /* clear colour, fog, ambient */
-    uint64_t counter;            /* version source */
-    uint64_t structure_version;  /* nodes/meshes added or removed, material swaps */
+    uint64_t settings_version;  /* clear colour, fog, ambient */
+    uint64_t counter;           /* version source */
+    uint64_t structure_version; /* nodes/meshes added or removed, material swaps */
     orri_pool nodes;
     orri_pool materials;
     uint32_t active_camera;
     uint32_t default_material;
-    struct { orr_before_render_fn fn; void *user; } callbacks[ORRI_MAX_CALLBACKS];
+    struct {
+        orr_before_render_fn fn;
+        void *user;
+    } callbacks[ORRI_MAX_CALLBACKS];
     uint32_t callback_count;
     /* Renderer state, owned by the render module (opaque here). */
     void *render_state;
@@ -142,7 +145,7 @@ struct orr_scene {
 struct orri_engine_base {
     orri_ctx ctx;
     orr_scene *scenes;
-    bool matrix_f32;      /* ORR_MATRIX_FLOAT32: round world and view matrices */
+    bool matrix_f32; /* ORR_MATRIX_FLOAT32: round world and view matrices */
 };
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }

@@ -67,8 +67,8 @@ static bool check_count(const orr_scene *s, const orri_node *n, const orri_thin_
 
 static bool check_setup(const orr_scene *s, const orri_node *n, const orri_thin_instances *t, const char *what) {
     if (!t->registered) return true;
-    orri_misuse(s->ctx, ORRI_MSG_IN_USE, "%s: mesh '%s' is already registered (call it before the first render)",
-                what, n->label);
+    orri_misuse(s->ctx, ORRI_MSG_IN_USE, "%s: mesh '%s' is already registered (call it before the first render)", what,
+                n->label);
     return false;
 }
 
@@ -676,24 +676,31 @@ static void lod_detach(orr_scene *s, orri_thin_instances *t) {
     s->structure_version = orri_scene_next_version(s);
 }
 
-orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh lod, const orr_instances_lod_desc *desc) {
+orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh lod,
+                                         const orr_instances_lod_desc *desc) {
     static const char what[] = "orr_instances_set_lod_partner";
     orri_node *fn, *ln;
     orri_thin_instances *ft = need_thin(s, full, &fn, what), *lt = ft ? need_thin(s, lod, &ln, what) : NULL;
     if (!ft || !lt) return ORR_ERROR_INVALID_HANDLE;
     double dist = desc ? desc->distance : 0, band = desc ? desc->band : 0;
     const char *why = NULL;
-    if (full.id == lod.id) why = "the two meshes must be distinct";
-    else if (!isfinite(dist) || dist < 0 || !isfinite(band) || band < 0) why = "distance and band must be finite and >= 0";
-    else if (ft->lod_source || lt->lod_partner) why = "a mesh cannot be both a source and a partner";
-    else if (ft->lod_partner && ft->lod_partner != lod.id) why = "the source already has another partner";
-    else if (lt->lod_source && lt->lod_source != full.id) why = "the partner already has another source";
+    if (full.id == lod.id)
+        why = "the two meshes must be distinct";
+    else if (!isfinite(dist) || dist < 0 || !isfinite(band) || band < 0)
+        why = "distance and band must be finite and >= 0";
+    else if (ft->lod_source || lt->lod_partner)
+        why = "a mesh cannot be both a source and a partner";
+    else if (ft->lod_partner && ft->lod_partner != lod.id)
+        why = "the source already has another partner";
+    else if (lt->lod_source && lt->lod_source != full.id)
+        why = "the partner already has another source";
     if (why) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: %s", what, why);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     bool same_pair = ft->lod_partner == lod.id;
-    if (!same_pair && (!check_setup(s, fn, ft, what) || !check_setup(s, ln, lt, what))) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!same_pair && (!check_setup(s, fn, ft, what) || !check_setup(s, ln, lt, what)))
+        return ORR_ERROR_INVALID_ARGUMENT;
     ft->lod_distance = dist, ft->lod_band = band; /* live for an existing pair */
     if (same_pair) return ORR_OK;
     ft->lod_partner = lod.id, lt->lod_source = full.id;
@@ -716,7 +723,8 @@ orr_result orr_instances_set_positions(orr_scene *s, orr_mesh mesh, const orr_dv
     orri_thin_instances *t = need_thin(s, mesh, &n, what);
     if (!t) return ORR_ERROR_INVALID_HANDLE;
     if (!positions || count != t->count) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: need one position per active instance (%u), got %u", what, t->count, count);
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: need one position per active instance (%u), got %u", what,
+                    t->count, count);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     for (uint32_t i = 0; i < count; i++)

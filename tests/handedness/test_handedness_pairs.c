@@ -56,8 +56,9 @@ static orr_mesh mesh(orr_scene *s, orr_geometry *g, orr_material m, orr_dvec3 p,
 }
 
 static orr_material std_mat(orr_scene *s, double r, double g, double b) {
-    return orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {r, g, b}, .diffuse_set = true,
-                                                                          .specular = {0.5, 0.5, 0.5}, .specular_set = true});
+    return orr_standard_material_create(
+        s, &(orr_standard_material_desc){
+               .diffuse = {r, g, b}, .diffuse_set = true, .specular = {0.5, 0.5, 0.5}, .specular_set = true});
 }
 
 /* Instance matrices live in the mesh's local space: the twin's mirror is the
@@ -67,8 +68,9 @@ static orr_mat4f instance(orr_dvec3 p, double yaw, orr_dvec3 scale) {
 }
 
 static orr_camera arc(orr_scene *s, double alpha, double beta, double radius, orr_dvec3 target) {
-    return orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = ZS * alpha, .beta = beta, .radius = radius,
-                                                                   .target = mz(target), .near = 0.5, .far = 200});
+    return orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = ZS * alpha, .beta = beta, .radius = radius, .target = mz(target), .near = 0.5, .far = 200});
 }
 
 /* Standard material, four light kinds, fog, a mirrored mesh, culling, thin instances (one mirrored). */
@@ -79,11 +81,17 @@ static orr_scene *scene_standard(void) {
     orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = 0.02, .color = {0.8, 0.8, 0.85}});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.3});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = mz((orr_dvec3){-0.4, -1, 0.6})});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = mz((orr_dvec3){3, 2, -3}),
-                                          .diffuse = {1, 0.3, 0.2}, .diffuse_set = true});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = mz((orr_dvec3){-2, 4, 3}),
-                                          .direction = mz((orr_dvec3){0.3, -1, -0.4}), .angle = 1.2, .exponent = 4,
-                                          .diffuse = {0.2, 1, 0.3}, .diffuse_set = true});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
+                                          .position = mz((orr_dvec3){3, 2, -3}),
+                                          .diffuse = {1, 0.3, 0.2},
+                                          .diffuse_set = true});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
+                                          .position = mz((orr_dvec3){-2, 4, 3}),
+                                          .direction = mz((orr_dvec3){0.3, -1, -0.4}),
+                                          .angle = 1.2,
+                                          .exponent = 4,
+                                          .diffuse = {0.2, 1, 0.3},
+                                          .diffuse_set = true});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 16, .height = 16, .subdivisions = 4}, NULL, &g);
     mesh(s, &g, std_mat(s, 0.6, 0.6, 0.65), (orr_dvec3){0, 0, 0}, 0, (orr_dvec3){1, 1, 1});
@@ -112,17 +120,20 @@ static orr_scene *scene_shader(void) {
     orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.1, 0.1, 0.1, 1}, .clear_color_set = true}, &s);
     arc(s, -1.0, 1.1, 7, (orr_dvec3){0, 0, 0});
     orr_result r;
-    orr_material m = orr_shader_material_create(s, &(orr_shader_material_desc){
-        .vertex_source = "layout(location = 0) out vec3 vColor;\n"
-                         "void main() {\n"
-                         "    vec4 wv = worldView * vec4(position, 1.0);\n"
-                         "    gl_Position = projection * view * world * vec4(position, 1.0);\n"
-                         "    vColor = vec3(uv, clamp(length(wv.xyz) / 10.0, 0.0, 1.0));\n"
-                         "}\n",
-        .fragment_source = "layout(location = 0) in vec3 vColor;\n"
-                           "layout(location = 0) out vec4 fragColor;\n"
-                           "void main() { fragColor = vec4(vColor, 1.0); }\n",
-        .label = "pairs shader"}, &r);
+    orr_material m = orr_shader_material_create(
+        s,
+        &(orr_shader_material_desc){.vertex_source =
+                                        "layout(location = 0) out vec3 vColor;\n"
+                                        "void main() {\n"
+                                        "    vec4 wv = worldView * vec4(position, 1.0);\n"
+                                        "    gl_Position = projection * view * world * vec4(position, 1.0);\n"
+                                        "    vColor = vec3(uv, clamp(length(wv.xyz) / 10.0, 0.0, 1.0));\n"
+                                        "}\n",
+                                    .fragment_source = "layout(location = 0) in vec3 vColor;\n"
+                                                       "layout(location = 0) out vec4 fragColor;\n"
+                                                       "void main() { fragColor = vec4(vColor, 1.0); }\n",
+                                    .label = "pairs shader"},
+        &r);
     CHECK(r == ORR_OK);
     orr_geometry g;
     orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g);
@@ -170,11 +181,13 @@ static void write_matrices(void) {
         put_mat(f, "view", v);
         put_mat(f, "proj", p);
         put_mat(f, "camworld", orr_camera_get_world_matrix(s, c));
-        const char *names[6] = {"u_world", "u_view", "u_projection", "u_viewProjection", "u_worldView", "u_worldViewProjection"};
+        const char *names[6] = {"u_world",          "u_view",      "u_projection",
+                                "u_viewProjection", "u_worldView", "u_worldViewProjection"};
         for (int i = 0; i < 6; i++) put_mat(f, names[i], sys[i]);
     }
     orr_camera fc = orr_camera_create_free(s, &(orr_free_camera_desc){.position = mz((orr_dvec3){-3, 1, 5}),
-                                                                       .target = mz((orr_dvec3){2, 0, -1}), .target_set = true});
+                                                                      .target = mz((orr_dvec3){2, 0, -1}),
+                                                                      .target_set = true});
     put_mat(f, "freeview", orr_camera_get_view_matrix(s, fc));
     put_mat(f, "freeworld", orr_camera_get_world_matrix(s, fc));
     orr_scene_destroy(s);
@@ -192,7 +205,11 @@ TEST(pairs_write) {
 }
 
 #if ORR_RIGHT_HANDED
-typedef struct entry { char label[32]; double v[16]; int n; } entry;
+typedef struct entry {
+    char label[32];
+    double v[16];
+    int n;
+} entry;
 
 static int read_entries(const char *side, entry *out, int max) {
     FILE *f = fopen(pairs_path(side, "matrices.txt"), "r");
@@ -232,10 +249,21 @@ static double rel_diff(orr_dmat4 a, orr_dmat4 b) {
 /* The relation each label must satisfy: rh = L·lh·R with L, R ∈ {I, Sz}. */
 static double related(const char *label, orr_dmat4 rh, orr_dmat4 lh) {
     orr_dmat4 I = orr_dmat4_identity(), want = lh;
-    struct { const char *label; const orr_dmat4 *l, *r; } rel[] = {
-        {"view", &I, &SZ},      {"proj", &I, &I},          {"camworld", &SZ, &SZ},     {"u_world", &SZ, &I},
-        {"u_view", &SZ, &SZ},   {"u_projection", &I, &SZ}, {"u_viewProjection", &I, &SZ}, {"u_worldView", &SZ, &I},
-        {"u_worldViewProjection", &I, &I}, {"freeview", &I, &SZ}, {"freeworld", &SZ, &SZ},
+    struct {
+        const char *label;
+        const orr_dmat4 *l, *r;
+    } rel[] = {
+        {"view", &I, &SZ},
+        {"proj", &I, &I},
+        {"camworld", &SZ, &SZ},
+        {"u_world", &SZ, &I},
+        {"u_view", &SZ, &SZ},
+        {"u_projection", &I, &SZ},
+        {"u_viewProjection", &I, &SZ},
+        {"u_worldView", &SZ, &I},
+        {"u_worldViewProjection", &I, &I},
+        {"freeview", &I, &SZ},
+        {"freeworld", &SZ, &SZ},
     };
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++)
         if (strcmp(rel[i].label, label) == 0) want = orr_dmat4_mul(*rel[i].l, orr_dmat4_mul(lh, *rel[i].r));

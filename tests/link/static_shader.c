@@ -6,6 +6,7 @@
 
 int main(void) {
     orr_result r;
-    orr_material m = orr_shader_material_create(NULL, &(orr_shader_material_desc){.vertex_source = "", .fragment_source = ""}, &r);
+    orr_material m =
+        orr_shader_material_create(NULL, &(orr_shader_material_desc){.vertex_source = "", .fragment_source = ""}, &r);
     return (int)m.id;
 }

@@ -113,7 +113,8 @@ static void pano_sample(const orr_image_data *p, double u, double v, float out[4
             uint32_t yy = (uint32_t)(y0 + j < (int)p->height ? y0 + j : (int)p->height - 1);
             orr_image_read_texel(p, 0, 0, xx, yy, t);
             double w = (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
-            for (int c = 0; c < 4; c++) out[c] += (float)(w * t[c]), lo[c] = fminf(lo[c], t[c]), hi[c] = fmaxf(hi[c], t[c]);
+            for (int c = 0; c < 4; c++)
+                out[c] += (float)(w * t[c]), lo[c] = fminf(lo[c], t[c]), hi[c] = fmaxf(hi[c], t[c]);
         }
 }
 
@@ -130,14 +131,16 @@ TEST(hdr_panorama_to_cube) {
     CHECK(i.cube && i.width == 256 && i.mips == 9 && i.format == ORR_PIXEL_RGBA16F);
     orr_image_data pano;
     CHECK(orr_image_load_file(NULL, path, &pano) == ORR_OK);
-    const uint32_t probes[][3] = {{0, 40, 100}, {1, 200, 150}, {2, 10, 30}, {3, 100, 220}, {4, 128, 140}, {5, 60, 120}, {4, 20, 100}};
+    const uint32_t probes[][3] = {{0, 40, 100},  {1, 200, 150}, {2, 10, 30}, {3, 100, 220},
+                                  {4, 128, 140}, {5, 60, 120},  {4, 20, 100}};
     int mirrored_mismatch = 0;
     for (int k = 0; k < 7; k++) {
         uint32_t f = probes[k][0];
         double s = 2 * (probes[k][1] + 0.5) / 256 - 1, tt = 2 * (probes[k][2] + 0.5) / 256 - 1;
         double dirs[6][3] = {{1, -tt, -s}, {-1, -tt, s}, {s, 1, tt}, {s, -1, -tt}, {s, -tt, 1}, {-s, -tt, -1}};
         double *d = dirs[f], n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        double u = atan2(d[2] / n, d[0] / n) / (2 * 3.14159265358979323846) + 0.5, v = acos(d[1] / n) / 3.14159265358979323846;
+        double u = atan2(d[2] / n, d[0] / n) / (2 * 3.14159265358979323846) + 0.5,
+               v = acos(d[1] / n) / 3.14159265358979323846;
         float gpu[4], cpu[4], mir[4], lo[4], hi[4], mlo[4], mhi[4];
         CHECK(orr_texture_read_texel(engine, t, f, 0, probes[k][1], probes[k][2], gpu) == ORR_OK);
         pano_sample(&pano, u, v, cpu, lo, hi);
@@ -174,9 +177,10 @@ static orr_texture ground_tex[2], sky_tex[2];
 static void load_env_textures(orr_engine *e, int k) {
     if (ground_tex[k].id) return;
     /* Babylon: Texture(gammaSpace false, hasAlpha, anisotropicFilteringLevel 4): raw bytes, 4× anisotropy. */
-    CHECK(orr_texture_load_image_file(e, shared_path("assets/bjs/backgroundGround.png"),
-                                      &(orr_image_texture_desc){.raw = true, .has_alpha = true, .label = "backgroundGround"},
-                                      &ground_tex[k]) == ORR_OK);
+    CHECK(orr_texture_load_image_file(
+              e, shared_path("assets/bjs/backgroundGround.png"),
+              &(orr_image_texture_desc){.raw = true, .has_alpha = true, .label = "backgroundGround"},
+              &ground_tex[k]) == ORR_OK);
     CHECK(orr_texture_load_image_file(e, shared_path("assets/dds/backgroundSkybox.dds"), NULL, &sky_tex[k]) == ORR_OK);
 }
 
@@ -184,26 +188,32 @@ static void load_env_textures(orr_engine *e, int k) {
  * hemispheric light, a sphere of diameter 1 at origin + (0, 0.5, 0) (not
  * drawn: Orrery has no PBR material; it still sizes the environment, as in
  * Babylon), createDefaultEnvironment with the real files. */
-static env_scene make_env_scene_ex(orr_engine *e, orr_dvec3 origin, orr_dvec3 cam, orr_dvec3 target, bool babylon_center,
-                                   bool skip_ground) {
+static env_scene make_env_scene_ex(orr_engine *e, orr_dvec3 origin, orr_dvec3 cam, orr_dvec3 target,
+                                   bool babylon_center, bool skip_ground) {
     env_scene r = {0};
     int k = e == fo_engine;
     load_env_textures(e, k);
-    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &r.scene) == ORR_OK);
+    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &r.scene) ==
+          ORR_OK);
     orr_dvec3 pos = orr_dvec3_add(origin, cam), tgt = orr_dvec3_add(origin, target);
-    r.camera = orr_camera_create_free(r.scene, &(orr_free_camera_desc){.position = pos, .target = tgt, .fov = 0.8,
-                                                                      .near = 0.1, .far = 100});
-    orr_light_create(r.scene, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.7});
+    r.camera = orr_camera_create_free(
+        r.scene, &(orr_free_camera_desc){.position = pos, .target = tgt, .fov = 0.8, .near = 0.1, .far = 100});
+    orr_light_create(r.scene,
+                     &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.7});
     orr_geometry g;
     CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 1}, NULL, &g) == ORR_OK);
     r.sphere = orr_dvec3_add(origin, (orr_dvec3){0, 0.5, 0});
-    orr_mesh sphere = orr_mesh_create(r.scene, &(orr_mesh_desc){.geometry = &g, .position = r.sphere, .label = "sphere"});
+    orr_mesh sphere =
+        orr_mesh_create(r.scene, &(orr_mesh_desc){.geometry = &g, .position = r.sphere, .label = "sphere"});
     orr_geometry_free(&g);
     orr_mesh_set_visible(r.scene, sphere, false);
     mirror_for_handedness(r.scene);
-    CHECK(orr_environment_create(r.scene, &(orr_environment_desc){.ground_texture = ground_tex[k], .skybox_texture = sky_tex[k],
-                                                                 .babylon_ground_center = babylon_center,
-                                                                 .skip_ground = skip_ground}, &r.env) == ORR_OK);
+    CHECK(orr_environment_create(r.scene,
+                                 &(orr_environment_desc){.ground_texture = ground_tex[k],
+                                                         .skybox_texture = sky_tex[k],
+                                                         .babylon_ground_center = babylon_center,
+                                                         .skip_ground = skip_ground},
+                                 &r.env) == ORR_OK);
     return r;
 }
 
@@ -213,7 +223,9 @@ static env_scene make_env_scene(orr_engine *e, orr_dvec3 origin, orr_dvec3 cam, 
 
 /* Screen rectangle of the sphere (radius 0.5 + 2 px margin): 4096 points of
  * its surface projected with the camera's float64 view and projection. */
-typedef struct rect { int x0, y0, x1, y1; } rect;
+typedef struct rect {
+    int x0, y0, x1, y1;
+} rect;
 
 static rect sphere_rect(env_scene *es, uint32_t w, uint32_t h) {
     orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(es->scene, es->camera, (double)w / h),
@@ -236,7 +248,13 @@ static rect sphere_rect(env_scene *es, uint32_t w, uint32_t h) {
     return (rect){(int)floor(minx) - 2, (int)floor(miny) - 2, (int)ceil(maxx) + 2, (int)ceil(maxy) + 2};
 }
 
-typedef struct masked_diff { double mad; int max; double within1; double bias[3]; uint64_t pixels; } masked_diff;
+typedef struct masked_diff {
+    double mad;
+    int max;
+    double within1;
+    double bias[3];
+    uint64_t pixels;
+} masked_diff;
 
 static bool inside(rect r, uint32_t x, uint32_t y) {
     return (int)x >= r.x0 && (int)x < r.x1 && (int)y >= r.y0 && (int)y < r.y1;
@@ -282,10 +300,12 @@ static void render(orr_engine *e, orr_scene *s, orr_image8 *out, const char *sav
  * sphere's rectangle, and the control without a ground (what a missing or
  * invisible ground would score). Returns the mean luminance of the band
  * rows y0..y1 in ours and in the control. */
-typedef struct parity_result { double band_ours, band_control, control_mad; } parity_result;
+typedef struct parity_result {
+    double band_ours, band_control, control_mad;
+} parity_result;
 
-static parity_result check_env_parity(const char *name, orr_dvec3 cam, orr_dvec3 target, double threshold,
-                                      uint32_t y0, uint32_t y1) {
+static parity_result check_env_parity(const char *name, orr_dvec3 cam, orr_dvec3 target, double threshold, uint32_t y0,
+                                      uint32_t y1) {
     parity_result pr = {0};
     orr_image8 ours, control, ref;
     char file[128];
@@ -303,10 +323,11 @@ static parity_result check_env_parity(const char *name, orr_dvec3 cam, orr_dvec3
     render(engine, cs.scene, &control, NULL);
     orr_scene_destroy(cs.scene);
     masked_diff d = compare_masked(&ours, &ref, m), c = compare_masked(&control, &ref, m);
-    printf("parity %-12s sphere mask x %d..%d y %d..%d: MAD %.4f over %llu px (threshold %.2f), max %d, within1 %.2f%%,\n"
-           "       mean signed difference (%.3f, %.3f, %.3f); control without ground MAD %.4f\n",
-           name, m.x0, m.x1, m.y0, m.y1, d.mad, (unsigned long long)d.pixels, threshold, d.max, 100 * d.within1,
-           d.bias[0], d.bias[1], d.bias[2], c.mad);
+    printf(
+        "parity %-12s sphere mask x %d..%d y %d..%d: MAD %.4f over %llu px (threshold %.2f), max %d, within1 %.2f%%,\n"
+        "       mean signed difference (%.3f, %.3f, %.3f); control without ground MAD %.4f\n",
+        name, m.x0, m.x1, m.y0, m.y1, d.mad, (unsigned long long)d.pixels, threshold, d.max, 100 * d.within1, d.bias[0],
+        d.bias[1], d.bias[2], c.mad);
     CHECK(d.mad <= threshold);
     CHECK(d.max <= 4);
     for (int k = 0; k < 3; k++) CHECK(fabs(d.bias[k]) <= 0.5); /* no systematic offset: the rest is dither noise */
@@ -366,12 +387,13 @@ TEST(same_image_at_origin_and_1e7_under_floating_origin) {
     orr_diff bjs_far = orr_test_compare(&at0, &bjs7);
     double ground0 = luminance_mean(&at0, 40, 420, 600, 470), ground7 = luminance_mean(&at7, 40, 420, 600, 470);
     double bjs_ground7 = luminance_mean(&bjs7, 40, 420, 600, 470), bjs_sky7 = luminance_mean(&bjs7, 40, 100, 600, 140);
-    printf("floating origin: origin vs 1e7 MAD %.4f (max %d); Babylon-style ground: at origin MAD %.4f, at 1e7 MAD %.4f;\n"
-           "  ground band: ours %.2f / %.2f, Babylon-style at 1e7 %.2f (its sky %.2f)\n",
-           same.mad, same.max, bjs_origin.mad, bjs_far.mad, ground0, ground7, bjs_ground7, bjs_sky7);
+    printf(
+        "floating origin: origin vs 1e7 MAD %.4f (max %d); Babylon-style ground: at origin MAD %.4f, at 1e7 MAD %.4f;\n"
+        "  ground band: ours %.2f / %.2f, Babylon-style at 1e7 %.2f (its sky %.2f)\n",
+        same.mad, same.max, bjs_origin.mad, bjs_far.mad, ground0, ground7, bjs_ground7, bjs_sky7);
     CHECK(same.mad <= 0.05);
-    CHECK(bjs_origin.mad <= 0.05);       /* Babylon's ground is right at the origin ... */
-    CHECK(bjs_far.mad >= 2.0);           /* ... and gone at 10^7 m */
+    CHECK(bjs_origin.mad <= 0.05); /* Babylon's ground is right at the origin ... */
+    CHECK(bjs_far.mad >= 2.0);     /* ... and gone at 10^7 m */
     CHECK(fabs(bjs_ground7 - luminance_mean(&bjs7, 40, 300, 600, 340)) < 3); /* its ground band is plain skybox */
     CHECK(ground7 > bjs_ground7 + 5);
     orr_test_image_free(&at0), orr_test_image_free(&at7), orr_test_image_free(&bjs0), orr_test_image_free(&bjs7);
@@ -385,18 +407,21 @@ TEST(infinite_skybox_ignores_far_plane) {
     load_env_textures(engine, 0);
     for (int k = 0; k < 2; k++) {
         CHECK(orr_scene_create(engine, &(orr_scene_desc){.clear_color = {1, 0, 0, 1}}, &s[k]) == ORR_OK);
-        orr_camera_create_free(s[k], &(orr_free_camera_desc){.position = {0, 1, 0}, .target = {0, 1, 1}, .near = 0.1, .far = 5});
+        orr_camera_create_free(
+            s[k], &(orr_free_camera_desc){.position = {0, 1, 0}, .target = {0, 1, 1}, .near = 0.1, .far = 5});
         orr_environment *env;
         mirror_for_handedness(s[k]);
-        CHECK(orr_environment_create(s[k], &(orr_environment_desc){.skybox_texture = sky_tex[0], .skip_ground = true,
-                                                                   .skybox_infinite = k == 1}, &env) == ORR_OK);
+        CHECK(orr_environment_create(
+                  s[k],
+                  &(orr_environment_desc){.skybox_texture = sky_tex[0], .skip_ground = true, .skybox_infinite = k == 1},
+                  &env) == ORR_OK);
         render(engine, s[k], &img[k], k ? "background-infinite.png" : "background-finite-clipped.png");
     }
     double rgb[2][3];
     orr_test_mean_rgb(&img[0], 0, 0, img[0].width, img[0].height, rgb[0]);
     orr_test_mean_rgb(&img[1], 0, 0, img[1].width, img[1].height, rgb[1]);
-    CHECK(rgb[0][0] > 250 && rgb[0][1] < 5);           /* control: clipped, all clear colour */
-    CHECK(rgb[1][0] < 120 && rgb[1][2] > rgb[1][0]);   /* the skybox's blue-grey everywhere */
+    CHECK(rgb[0][0] > 250 && rgb[0][1] < 5);         /* control: clipped, all clear colour */
+    CHECK(rgb[1][0] < 120 && rgb[1][2] > rgb[1][0]); /* the skybox's blue-grey everywhere */
     for (int k = 0; k < 2; k++) orr_test_image_free(&img[k]), orr_scene_destroy(s[k]);
 }
 
@@ -423,16 +448,22 @@ TEST(golden_six_face_skybox) {
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
     orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = 0.01, .color = {0.8, 0.85, 0.9}});
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, 0}, .target = {0.3, 0.35, 1}, .fov = 1.5,
-                                                      .near = 0.1, .far = 1000});
+    orr_camera_create_free(
+        s,
+        &(orr_free_camera_desc){.position = {0, 0, 0}, .target = {0.3, 0.35, 1}, .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
     CHECK(orr_cube_texture_load_faces(engine, shared_path("assets/cube/ryfjallet"), ".png",
                                       &(orr_image_texture_desc){.raw = true}, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
-    CHECK(orr_environment_create(s, &(orr_environment_desc){.skybox_texture = cube, .skybox_kind = ORR_SKYBOX_STANDARD,
-                                                            .skybox_size = 100, .no_size_auto = true, .skip_ground = true,
-                                                            .owns_textures = true}, &env) == ORR_OK);
+    CHECK(orr_environment_create(s,
+                                 &(orr_environment_desc){.skybox_texture = cube,
+                                                         .skybox_kind = ORR_SKYBOX_STANDARD,
+                                                         .skybox_size = 100,
+                                                         .no_size_auto = true,
+                                                         .skip_ground = true,
+                                                         .owns_textures = true},
+                                 &env) == ORR_OK);
     check_golden(s, "background-six-face");
     orr_scene_destroy(s);
 }
@@ -443,15 +474,20 @@ TEST(golden_six_face_skybox) {
 TEST(golden_hdr_skybox) {
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, 0}, .target = {1, 0.15, 0}, .fov = 1.5,
-                                                      .near = 0.1, .far = 1000});
+    orr_camera_create_free(s, &(orr_free_camera_desc){
+                                  .position = {0, 0, 0}, .target = {1, 0.15, 0}, .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
     CHECK(orr_texture_load_image_file(engine, shared_path("assets/hdr/venice_sunset_1k.hdr"), NULL, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
-    CHECK(orr_environment_create(s, &(orr_environment_desc){
-        .skybox_texture = cube, .skybox_kind = ORR_SKYBOX_HDR, .skip_ground = true, .owns_textures = true,
-        .image_processing = {.tone_mapping = ORR_TONE_MAPPING_ACES}, .image_processing_set = true}, &env) == ORR_OK);
+    CHECK(orr_environment_create(s,
+                                 &(orr_environment_desc){.skybox_texture = cube,
+                                                         .skybox_kind = ORR_SKYBOX_HDR,
+                                                         .skip_ground = true,
+                                                         .owns_textures = true,
+                                                         .image_processing = {.tone_mapping = ORR_TONE_MAPPING_ACES},
+                                                         .image_processing_set = true},
+                                 &env) == ORR_OK);
     check_golden(s, "background-hdr");
     orr_scene_destroy(s);
 }
@@ -502,7 +538,10 @@ TEST(destroy_removes_draws) {
 
 int main(int argc, char **argv) {
     engine = orr_test_engine(640, 480, 1);
-    orr_engine_desc d = {.width = 640, .height = 480, .msaa = 1, .validation = ORR_VALIDATION_ON,
+    orr_engine_desc d = {.width = 640,
+                         .height = 480,
+                         .msaa = 1,
+                         .validation = ORR_VALIDATION_ON,
                          .floating_origin = &orr_floating_origin};
     orr_test_validation_hook(&d);
     if (orr_engine_create(&d, &fo_engine) != ORR_OK) return 1;

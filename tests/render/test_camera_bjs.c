@@ -74,16 +74,15 @@ static bool load_ref(const char *scene, bjs_ref *r) {
     r->text = read_text(orr_test_data_path(rel));
     if (!r->text) return false;
     const char *cam = after_key(r->text, "CAMERA"), *comp = after_key(r->text, "computed");
-    bool ok = cam && comp && strstr(cam, "ArcRotateCamera") &&
-              read_numbers(after_key(r->text, "WIDTH"), &r->width, 1) &&
-              read_numbers(after_key(r->text, "HEIGHT"), &r->height, 1) &&
-              read_numbers(after_key(cam, "alpha"), &r->alpha, 1) && read_numbers(after_key(cam, "beta"), &r->beta, 1) &&
-              read_numbers(after_key(cam, "radius"), &r->radius, 1) &&
-              read_numbers(after_key(cam, "target"), r->target, 3) &&
-              read_numbers(after_key(cam, "minZ"), &r->minz, 1) && read_numbers(after_key(cam, "maxZ"), &r->maxz, 1) &&
-              read_numbers(after_key(comp, "viewMatrix"), r->view, 16) &&
-              read_numbers(after_key(comp, "projectionMatrix"), r->proj, 16) &&
-              read_numbers(after_key(comp, "cameraPosition"), r->position, 3);
+    bool ok =
+        cam && comp && strstr(cam, "ArcRotateCamera") && read_numbers(after_key(r->text, "WIDTH"), &r->width, 1) &&
+        read_numbers(after_key(r->text, "HEIGHT"), &r->height, 1) &&
+        read_numbers(after_key(cam, "alpha"), &r->alpha, 1) && read_numbers(after_key(cam, "beta"), &r->beta, 1) &&
+        read_numbers(after_key(cam, "radius"), &r->radius, 1) && read_numbers(after_key(cam, "target"), r->target, 3) &&
+        read_numbers(after_key(cam, "minZ"), &r->minz, 1) && read_numbers(after_key(cam, "maxZ"), &r->maxz, 1) &&
+        read_numbers(after_key(comp, "viewMatrix"), r->view, 16) &&
+        read_numbers(after_key(comp, "projectionMatrix"), r->proj, 16) &&
+        read_numbers(after_key(comp, "cameraPosition"), r->position, 3);
     r->fov = 0.8; /* Babylon.js default; the orr-* scenes record it */
     const char *fov = after_key(comp, "cameraFov");
     if (fov) read_numbers(fov, &r->fov, 1);
@@ -132,9 +131,14 @@ static void check_scene(const char *scene) {
 #endif
     orr_scene *s;
     CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = name}, &s) == ORR_OK);
-    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = r.alpha, .beta = r.beta, .radius = r.radius, .target = {r.target[0], r.target[1], r.target[2]},
-        .near = r.minz, .far = r.maxz, .fov = r.fov});
+    orr_camera cam =
+        orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = r.alpha,
+                                                               .beta = r.beta,
+                                                               .radius = r.radius,
+                                                               .target = {r.target[0], r.target[1], r.target[2]},
+                                                               .near = r.minz,
+                                                               .far = r.maxz,
+                                                               .fov = r.fov});
     orr_dmat4 v = orr_camera_get_view_matrix(s, cam);
     double worst = 0;
     for (int i = 0; i < 16; i++) {
@@ -158,8 +162,8 @@ static void check_scene(const char *scene) {
     /* And the raw terms really differ: Babylon's near plane is not at depth 1. */
     CHECK(fabs(p.m[10] - r.proj[10]) > 0.5);
     check_system_uniforms(v, p, bjs_view, bjs_proj, r.reverse_depth);
-    printf("%-18s view max |diff| %.3g, proj m0 %.9g vs %.9g, m5 %.9g vs %.9g\n", name, worst, p.m[0], r.proj[0], p.m[5],
-           r.proj[5]);
+    printf("%-18s view max |diff| %.3g, proj m0 %.9g vs %.9g, m5 %.9g vs %.9g\n", name, worst, p.m[0], r.proj[0],
+           p.m[5], r.proj[5]);
     orr_scene_destroy(s);
     free(r.text);
 }
@@ -177,10 +181,14 @@ TEST(control_wrong_camera_is_caught) {
     CHECK(load_ref("lite3", &r));
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
-    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = r.alpha + 0.01, .beta = r.beta, .radius = r.radius, .target = {r.target[0], r.target[1], r.target[2]}});
-    orr_dmat4 v = orr_camera_get_view_matrix(s, cam), rh = orr_dmat4_look_at_rh(
-        orr_camera_get_position(s, cam), (orr_dvec3){r.target[0], r.target[1], r.target[2]}, (orr_dvec3){0, 1, 0});
+    orr_camera cam =
+        orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = r.alpha + 0.01,
+                                                               .beta = r.beta,
+                                                               .radius = r.radius,
+                                                               .target = {r.target[0], r.target[1], r.target[2]}});
+    orr_dmat4 v = orr_camera_get_view_matrix(s, cam),
+              rh = orr_dmat4_look_at_rh(orr_camera_get_position(s, cam),
+                                        (orr_dvec3){r.target[0], r.target[1], r.target[2]}, (orr_dvec3){0, 1, 0});
     double d1 = 0, d2 = 0;
     for (int i = 0; i < 16; i++) d1 = fmax(d1, fabs(v.m[i] - r.view[i])), d2 = fmax(d2, fabs(rh.m[i] - r.view[i]));
     CHECK(d1 > 1e-3);
@@ -195,10 +203,11 @@ TEST(world_matrices_match_babylon) {
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
     orr_node pillar = orr_node_create(s, &(orr_node_desc){.position = {0, 2, 0}, .scaling = {0.8, 4, 0.8}});
-    orr_node box = orr_node_create(s, &(orr_node_desc){.position = {1.2, 0, 0}, .rotation = {0, 3.14159265358979323846 / 6, 0}});
+    orr_node box =
+        orr_node_create(s, &(orr_node_desc){.position = {1.2, 0, 0}, .rotation = {0, 3.14159265358979323846 / 6, 0}});
     const double bjs_pillar[16] = {0.800000011920929, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0.800000011920929, 0, 0, 2, 0, 1};
     const double bjs_box[16] = {0.8660253882408142, 0, -0.5, 0, 0, 1, 0, 0, 0.5, 0, 0.8660253882408142, 0,
-                                1.2000000476837158, 0, 0, 1};
+                                1.2000000476837158, 0, 0,    1};
     orr_dmat4 wp = orr_node_get_world_matrix(s, pillar), wb = orr_node_get_world_matrix(s, box);
     for (int i = 0; i < 16; i++) {
         CHECK_NEAR(wp.m[i], bjs_pillar[i], tol(bjs_pillar[i]));

@@ -40,26 +40,36 @@ static int after_each(void) {
 }
 
 static long live_allocs, total_allocs;
-static void *c_alloc(size_t n, void *u) { (void)u; live_allocs++, total_allocs++; return malloc(n); }
+static void *c_alloc(size_t n, void *u) {
+    (void)u;
+    live_allocs++, total_allocs++;
+    return malloc(n);
+}
 static void *c_realloc(void *p, size_t n, void *u) {
     (void)u;
     if (!p) live_allocs++, total_allocs++;
     return realloc(p, n);
 }
-static void c_free(void *p, void *u) { (void)u; if (p) live_allocs--; free(p); }
+static void c_free(void *p, void *u) {
+    (void)u;
+    if (p) live_allocs--;
+    free(p);
+}
 
 /* One new log line containing `a` (and `b` when given). */
 static bool logged(int before, const char *a, const char *b) {
     bool ok = log_count == before + 1 && strstr(last_log, a) && (!b || strstr(last_log, b));
-    if (!ok) fprintf(stderr, "expected one message with '%s' '%s'; got %d: %s\n", a, b ? b : "", log_count - before, last_log);
+    if (!ok)
+        fprintf(stderr, "expected one message with '%s' '%s'; got %d: %s\n", a, b ? b : "", log_count - before,
+                last_log);
     return ok;
 }
 
-#define MISUSE(stmt, name)                                       \
-    do {                                                         \
-        int before_ = log_count;                                 \
-        stmt;                                                    \
-        CHECK(logged(before_, "API misuse", name));              \
+#define MISUSE(stmt, name)                          \
+    do {                                            \
+        int before_ = log_count;                    \
+        stmt;                                       \
+        CHECK(logged(before_, "API misuse", name)); \
     } while (0)
 
 /* ---- engine creation -------------------------------------------------------------------- */
@@ -68,9 +78,11 @@ TEST(engine_msaa_3_is_rejected_and_leaks_nothing) {
     live_allocs = total_allocs = 0;
     orr_engine *e = (orr_engine *)&e; /* must be reset to NULL */
     int before = log_count;
-    orr_result r = orr_engine_create(&(orr_engine_desc){.msaa = 3, .validation = ORR_VALIDATION_ON,
+    orr_result r = orr_engine_create(&(orr_engine_desc){.msaa = 3,
+                                                        .validation = ORR_VALIDATION_ON,
                                                         .allocator = {c_alloc, c_realloc, c_free, NULL},
-                                                        .logger = {.log = capture}}, &e);
+                                                        .logger = {.log = capture}},
+                                     &e);
     CHECK(r == ORR_ERROR_INVALID_ARGUMENT);
     CHECK(e == NULL);
     CHECK(strstr(orr_engine_last_error(NULL), "msaa") != NULL);
@@ -171,8 +183,10 @@ TEST(stale_material_and_texture_handles) {
     orr_material_destroy(scene, x);
     orr_material y = orr_standard_material_create(scene, &(orr_standard_material_desc){.diffuse = {0, 1, 0}});
     uint64_t v = orr_material_get_version(scene, y);
-    MISUSE(orr_standard_material_set(scene, x, &(orr_standard_material_desc){.diffuse = {1, 0, 0}}), "orr_standard_material_set");
-    MISUSE(orr_shader_material_set_uniform(scene, x, "tint", (double[]){1, 1, 1}, 3), "orr_shader_material_set_uniform");
+    MISUSE(orr_standard_material_set(scene, x, &(orr_standard_material_desc){.diffuse = {1, 0, 0}}),
+           "orr_standard_material_set");
+    MISUSE(orr_shader_material_set_uniform(scene, x, "tint", (double[]){1, 1, 1}, 3),
+           "orr_shader_material_set_uniform");
     MISUSE(orr_shader_material_set_texture(scene, x, "tex", (orr_texture){0}), "orr_shader_material_set_texture");
     MISUSE(orr_material_destroy(scene, x), "orr_material_destroy");
     CHECK(orr_material_get_version(scene, y) == v);
@@ -196,7 +210,8 @@ TEST(stale_material_and_texture_handles) {
     CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 1, .height = 1, .rgba = px}, &t) == ORR_OK);
     orr_texture_destroy(engine, t);
     MISUSE(orr_texture_destroy(engine, t), "orr_texture_destroy");
-    CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 0, .height = 1, .rgba = px}, &t) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 0, .height = 1, .rgba = px}, &t) ==
+          ORR_ERROR_INVALID_ARGUMENT);
     CHECK(t.id == 0);
 }
 
@@ -232,13 +247,15 @@ static const char *VS = "void main() { gl_Position = worldViewProjection * vec4(
 
 TEST(shader_compile_error_names_the_users_line) {
     orr_result r = ORR_OK;
-    orr_material m = orr_shader_material_create(scene, &(orr_shader_material_desc){
-        .vertex_source = VS,
-        .fragment_source = "layout(location = 0) out vec4 fragColor;\n"
-                           "void main() {\n"
-                           "    fragColor = vec4(1.0) +;\n" /* line 3 */
-                           "}\n",
-        .label = "broken"}, &r);
+    orr_material m = orr_shader_material_create(
+        scene,
+        &(orr_shader_material_desc){.vertex_source = VS,
+                                    .fragment_source = "layout(location = 0) out vec4 fragColor;\n"
+                                                       "void main() {\n"
+                                                       "    fragColor = vec4(1.0) +;\n" /* line 3 */
+                                                       "}\n",
+                                    .label = "broken"},
+        &r);
     CHECK(r == ORR_ERROR_SHADER_COMPILE);
     CHECK(m.id == 0);
     const char *msg = orr_engine_last_error(engine);
@@ -249,21 +266,31 @@ TEST(shader_compile_error_names_the_users_line) {
     CHECK(strchr(msg, '\n') == NULL);     /* one line, as the logger contract says */
     CHECK(strchr(last_log, '\n') == NULL);
     /* A vertex error on line 2 says :2: (control: the line follows the source). */
-    m = orr_shader_material_create(scene, &(orr_shader_material_desc){
-        .vertex_source = "void main() {\n  gl_Position = undefined_thing;\n}\n", .fragment_source = "void main() {}\n"}, &r);
+    m = orr_shader_material_create(
+        scene,
+        &(orr_shader_material_desc){.vertex_source = "void main() {\n  gl_Position = undefined_thing;\n}\n",
+                                    .fragment_source = "void main() {}\n"},
+        &r);
     CHECK(r == ORR_ERROR_SHADER_COMPILE && m.id == 0);
     CHECK(strstr(orr_engine_last_error(engine), ":2:") != NULL);
     CHECK(strstr(orr_engine_last_error(engine), "undefined_thing") != NULL);
     /* result may be NULL. */
-    CHECK(orr_shader_material_create(scene, &(orr_shader_material_desc){.vertex_source = VS, .fragment_source = "x"}, NULL).id == 0);
+    CHECK(orr_shader_material_create(scene, &(orr_shader_material_desc){.vertex_source = VS, .fragment_source = "x"},
+                                     NULL)
+              .id == 0);
 }
 
 TEST(shader_unknown_uniform_is_misuse) {
     orr_result r;
-    orr_material m = orr_shader_material_create(scene, &(orr_shader_material_desc){
-        .vertex_source = VS,
-        .fragment_source = "layout(location = 0) out vec4 o;\nvoid main() { o = vec4(tint, 1.0) * texture(tex, vec2(0.5)); }\n",
-        .uniforms = {{"tint", ORR_UNIFORM_VEC3}}, .textures = {"tex"}}, &r);
+    orr_material m = orr_shader_material_create(
+        scene,
+        &(orr_shader_material_desc){
+            .vertex_source = VS,
+            .fragment_source =
+                "layout(location = 0) out vec4 o;\nvoid main() { o = vec4(tint, 1.0) * texture(tex, vec2(0.5)); }\n",
+            .uniforms = {{"tint", ORR_UNIFORM_VEC3}},
+            .textures = {"tex"}},
+        &r);
     CHECK(r == ORR_OK && m.id != 0);
     uint64_t v = orr_material_get_version(scene, m);
     MISUSE(orr_shader_material_set_uniform(scene, m, "tnit", (double[]){1, 0, 0}, 3), "tnit");
@@ -327,9 +354,14 @@ int main(int argc, char **argv) {
     /* Keep the driver and layer mapped for LeakSanitizer (see test_support.c). */
     dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);
     dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
-    orr_result r = orr_engine_create(&(orr_engine_desc){.width = 64, .height = 64, .msaa = 1, .validation = ORR_VALIDATION_ON,
+    orr_result r = orr_engine_create(&(orr_engine_desc){.width = 64,
+                                                        .height = 64,
+                                                        .msaa = 1,
+                                                        .validation = ORR_VALIDATION_ON,
                                                         .on_validation_message = on_validation,
-                                                        .logger = {.log = capture}, .label = "errors"}, &engine);
+                                                        .logger = {.log = capture},
+                                                        .label = "errors"},
+                                     &engine);
     if (r != ORR_OK) {
         fprintf(stderr, "no engine: %s\n", orr_engine_last_error(NULL));
         return 1;

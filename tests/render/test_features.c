@@ -35,8 +35,8 @@ static orr_camera look(orr_scene *s, orr_dvec3 eye, orr_dvec3 target) {
 
 /* Unlit: output = clamp(emissive) · texture · vertex colour (diffuse white). */
 static orr_material unlit(orr_scene *s, orr_color3 c, double alpha) {
-    return orr_standard_material_create(s, &(orr_standard_material_desc){
-        .emissive = c, .disable_lighting = true, .alpha = alpha, .alpha_set = true});
+    return orr_standard_material_create(
+        s, &(orr_standard_material_desc){.emissive = c, .disable_lighting = true, .alpha = alpha, .alpha_set = true});
 }
 
 static orr_mesh add(orr_scene *s, orr_result built, orr_geometry *g, orr_material m, orr_dvec3 pos) {
@@ -52,7 +52,8 @@ static void to_pixel(orr_scene *s, orr_camera c, orr_dvec3 p, int *x, int *y) {
 #if ORR_RIGHT_HANDED
     if (!orr_test_mirror_disabled) p.z = -p.z; /* the right-handed run renders the scene mirrored in Z */
 #endif
-    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, c, (double)W / H), orr_camera_get_view_matrix(s, c));
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(s, c, (double)W / H), orr_camera_get_view_matrix(s, c));
     orr_dvec4 clip = orr_dmat4_transform_vec4(vp, (orr_dvec4){p.x, p.y, p.z, 1});
     *x = (int)((clip.x / clip.w * 0.5 + 0.5) * W);
     *y = (int)((0.5 - clip.y / clip.w * 0.5) * H);
@@ -68,7 +69,9 @@ static void sample(const orr_image8 *img, orr_scene *s, orr_camera c, orr_dvec3 
 
 static bool near_rgb(const double rgb[3], double r, double g, double b, double tol) {
     bool ok = fabs(rgb[0] - r) <= tol && fabs(rgb[1] - g) <= tol && fabs(rgb[2] - b) <= tol;
-    if (!ok) fprintf(stderr, "  got (%.1f, %.1f, %.1f), expected (%.1f, %.1f, %.1f) ± %.1f\n", rgb[0], rgb[1], rgb[2], r, g, b, tol);
+    if (!ok)
+        fprintf(stderr, "  got (%.1f, %.1f, %.1f), expected (%.1f, %.1f, %.1f) ± %.1f\n", rgb[0], rgb[1], rgb[2], r, g,
+                b, tol);
     return ok;
 }
 
@@ -155,12 +158,13 @@ TEST(diffuse_texture_checker_invert_y) {
     for (int r = 0; r < 8; r++)
         for (int c = 0; c < 8; c++) checker_texel(c, r, px + (r * 8 + c) * 4);
     orr_texture tex;
-    CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 8, .height = 8, .rgba = px, .nearest = true,
-                                                          .label = "checker"}, &tex) == ORR_OK);
+    CHECK(orr_texture_create(
+              engine, &(orr_texture_desc){.width = 8, .height = 8, .rgba = px, .nearest = true, .label = "checker"},
+              &tex) == ORR_OK);
     orr_scene *s = new_scene();
     orr_camera cam = look(s, (orr_dvec3){0, 0, -2.5}, (orr_dvec3){0, 0, 0});
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){
-        .emissive = {1, 1, 1}, .disable_lighting = true, .diffuse_texture = tex});
+    orr_material m = orr_standard_material_create(
+        s, &(orr_standard_material_desc){.emissive = {1, 1, 1}, .disable_lighting = true, .diffuse_texture = tex});
     orr_geometry g;
     add(s, orr_geometry_build_plane(&(orr_plane_desc){.size = 2}, NULL, &g), &g, m, (orr_dvec3){0, 0, 0});
     orr_image8 img;
@@ -194,14 +198,16 @@ static void fog_scene(const orr_fog *fog, const char *golden, double near_rgb_ou
     orr_scene_set_fog(s, fog);
     orr_camera cam = look(s, (orr_dvec3){5, 2, -5}, (orr_dvec3){0, 0, 10});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
-    orr_material red = orr_standard_material_create(s, &(orr_standard_material_desc){
-        .diffuse = {1, 0.2, 0.2}, .specular = {0, 0, 0}, .specular_set = true});
+    orr_material red = orr_standard_material_create(
+        s, &(orr_standard_material_desc){.diffuse = {1, 0.2, 0.2}, .specular = {0, 0, 0}, .specular_set = true});
     orr_geometry g;
     for (int i = 0; i < 7; i++)
         add(s, orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g), &g, red, (orr_dvec3){0, 0, 4.0 * i});
     orr_image8 img;
-    if (golden) render_golden(s, golden, &img);
-    else CHECK(orr_test_render(engine, s, 3, &img));
+    if (golden)
+        render_golden(s, golden, &img);
+    else
+        CHECK(orr_test_render(engine, s, 3, &img));
     sample(&img, s, cam, (orr_dvec3){0, 0, 4}, near_rgb_out);
     sample(&img, s, cam, (orr_dvec3){0, 0, 24}, far_rgb_out);
     orr_test_image_free(&img);
@@ -218,8 +224,9 @@ TEST(fog_linear_and_exp2) {
     fog_scene(&(orr_fog){.mode = ORR_FOG_LINEAR, .start = 2, .end = 40, .color = FOG}, "fog-linear", n1, f1);
     fog_scene(&(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.05, .color = FOG}, "fog-exp2", n2, f2);
     printf("fog: none near %.0f %.0f %.0f far %.0f %.0f %.0f | linear near %.0f %.0f %.0f far %.0f %.0f %.0f | "
-           "exp2 near %.0f %.0f %.0f far %.0f %.0f %.0f\n", n0[0], n0[1], n0[2], f0[0], f0[1], f0[2], n1[0], n1[1], n1[2],
-           f1[0], f1[1], f1[2], n2[0], n2[1], n2[2], f2[0], f2[1], f2[2]);
+           "exp2 near %.0f %.0f %.0f far %.0f %.0f %.0f\n",
+           n0[0], n0[1], n0[2], f0[0], f0[1], f0[2], n1[0], n1[1], n1[2], f1[0], f1[1], f1[2], n2[0], n2[1], n2[2],
+           f2[0], f2[1], f2[2]);
     /* Far boxes are closer to the fog colour than near ones, by a margin. */
     CHECK(dist_rgb(f1, fog) < dist_rgb(n1, fog) - 40);
     CHECK(dist_rgb(f2, fog) < dist_rgb(n2, fog) - 40);
@@ -247,7 +254,8 @@ TEST(disable_lighting_outputs_emissive) {
         orr_standard_material_create(s, &(orr_standard_material_desc){.emissive = e, .disable_lighting = true}),
         (orr_dvec3){-2, 0, 0});
     add(s, orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g), &g,
-        orr_standard_material_create(s, &(orr_standard_material_desc){.emissive = {3, 1.5, 0.5}, .disable_lighting = true}),
+        orr_standard_material_create(
+            s, &(orr_standard_material_desc){.emissive = {3, 1.5, 0.5}, .disable_lighting = true}),
         (orr_dvec3){0, 0, 0});
     add(s, orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g), &g,
         orr_standard_material_create(s, &(orr_standard_material_desc){.emissive = e}), (orr_dvec3){2, 0, 0});
@@ -257,7 +265,7 @@ TEST(disable_lighting_outputs_emissive) {
     sample(&img, s, cam, (orr_dvec3){-2, 0, -0.75}, a);
     sample(&img, s, cam, (orr_dvec3){0, 0, -0.75}, b);
     sample(&img, s, cam, (orr_dvec3){2, 0, -0.75}, lit);
-    CHECK(near_rgb(a, 102, 153, 51, 1));   /* 0.4, 0.6, 0.2 */
+    CHECK(near_rgb(a, 102, 153, 51, 1));    /* 0.4, 0.6, 0.2 */
     CHECK(near_rgb(b, 255, 255, 127.5, 1)); /* clamp(3, 1.5) = 1, 0.5 */
     CHECK(near_rgb(lit, 255, 255, 255, 1)); /* lit: clamp(3·diffuse + e) + specular */
     orr_test_image_free(&img);
@@ -282,7 +290,7 @@ TEST(vertex_colors_on_custom_triangle) {
     orr_image8 img;
     render_golden(s, "vertex-colors", &img);
     double top[3], right[3], left[3], mid[3];
-    sample(&img, s, cam, (orr_dvec3){0, 0.8, 0}, top);    /* 0.9 red */
+    sample(&img, s, cam, (orr_dvec3){0, 0.8, 0}, top); /* 0.9 red */
     sample(&img, s, cam, (orr_dvec3){0.8, -0.8, 0}, right);
     sample(&img, s, cam, (orr_dvec3){-0.8, -0.8, 0}, left);
     sample(&img, s, cam, (orr_dvec3){0, -1.0 / 3, 0}, mid); /* centroid: a third each */
@@ -302,17 +310,22 @@ TEST(back_face_culling_off_shows_the_back) {
     for (int cull = 0; cull < 2; cull++) {
         orr_scene *s = new_scene();
         orr_camera cam = look(s, (orr_dvec3){0, 0, 3}, (orr_dvec3){0, 0, 0});
-        orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){
-            .emissive = {1, 0.5, 0}, .disable_lighting = true, .no_back_face_culling = !cull});
+        orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.emissive = {1, 0.5, 0},
+                                                                                       .disable_lighting = true,
+                                                                                       .no_back_face_culling = !cull});
         orr_geometry g;
         add(s, orr_geometry_build_plane(&(orr_plane_desc){.size = 2}, NULL, &g), &g, m, (orr_dvec3){0, 0, 0});
         orr_image8 img;
-        if (cull) CHECK(orr_test_render(engine, s, 3, &img));
-        else render_golden(s, "no-culling-back", &img);
+        if (cull)
+            CHECK(orr_test_render(engine, s, 3, &img));
+        else
+            render_golden(s, "no-culling-back", &img);
         double c[3];
         sample(&img, s, cam, (orr_dvec3){0.3, 0.3, 0}, c);
-        if (cull) CHECK(near_rgb(c, 51, 51, 77, 1));
-        else CHECK(near_rgb(c, 255, 127.5, 0, 1));
+        if (cull)
+            CHECK(near_rgb(c, 51, 51, 77, 1));
+        else
+            CHECK(near_rgb(c, 255, 127.5, 0, 1));
         orr_test_image_free(&img);
         orr_scene_destroy(s);
     }

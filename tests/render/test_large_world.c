@@ -18,7 +18,10 @@ static orr_engine *fo_engine, *plain_engine;
 
 static orr_engine *make_engine(bool fo, uint32_t w, uint32_t h) {
     orr_engine *e;
-    orr_engine_desc d = {.width = w, .height = h, .msaa = 4, .validation = ORR_VALIDATION_ON,
+    orr_engine_desc d = {.width = w,
+                         .height = h,
+                         .msaa = 4,
+                         .validation = ORR_VALIDATION_ON,
                          .floating_origin = fo ? &orr_floating_origin : NULL};
     orr_test_validation_hook(&d);
     CHECK(orr_engine_create(&d, &e) == ORR_OK);
@@ -83,7 +86,8 @@ TEST(view_translation_zero_under_floating_origin) {
     CHECK(fabs(up->eye.x) > 1e6); /* control: the plain engine uploads the real eye */
     /* Site 2: the ground (draw 0) is uploaded eye-relative. */
     const orri_gpu_object *of = last_object(fo_engine, fs, 0);
-    orr_dvec3 rel = orr_dvec3_sub((orr_dvec3){5e6, 0, 5e6}, orr_camera_get_position(fs, orr_scene_get_active_camera(fs)));
+    orr_dvec3 rel =
+        orr_dvec3_sub((orr_dvec3){5e6, 0, 5e6}, orr_camera_get_position(fs, orr_scene_get_active_camera(fs)));
     CHECK_NEAR(of->world.m[12], rel.x, 1e-4);
     CHECK_NEAR(of->world.m[14], rel.z, 1e-4);
     orr_scene_destroy(fs);
@@ -113,8 +117,9 @@ static orr_scene *callback_scene;
 static void install_camera(orr_scene *s, void *user) {
     (void)user;
     if (orr_scene_get_active_camera(s).id) return;
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 1, .beta = 1, .radius = 20, .target = {3e6, 0, 3e6},
-                                                          .near = 0.5, .far = 500});
+    orr_camera_create_arc_rotate(
+        s,
+        &(orr_arc_rotate_desc){.alpha = 1, .beta = 1, .radius = 20, .target = {3e6, 0, 3e6}, .near = 0.5, .far = 500});
 }
 
 TEST(camera_installed_in_callback_is_eye_relative_on_first_frame) {
@@ -155,28 +160,33 @@ TEST(camera_moved_between_engines_renders_in_each_mode) {
     orr_scene_destroy(ps);
 }
 
-
 /* ---- shader materials (site 4), behaviourally --------------------------------------------- */
 
 /* Colour = view distance / 100 (red), so the image measures the real distance. */
 static orr_material distance_material(orr_scene *s) {
     orr_result r;
-    orr_material m = orr_shader_material_create(s, &(orr_shader_material_desc){
-        .vertex_source = "layout(location = 0) out float vDist;\n"
-                         "void main() {\n"
-                         "    vec4 v = worldView * vec4(position, 1.0);\n"
-                         "    vDist = length(v.xyz);\n"
-                         "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
-                         "}\n",
-        .fragment_source = "layout(location = 0) in float vDist;\n"
-                           "layout(location = 0) out vec4 fragColor;\n"
-                           "void main() { fragColor = vec4(vDist / 100.0, 0.0, 0.0, 1.0); }\n",
-        .label = "distance"}, &r);
+    orr_material m = orr_shader_material_create(
+        s,
+        &(orr_shader_material_desc){.vertex_source = "layout(location = 0) out float vDist;\n"
+                                                     "void main() {\n"
+                                                     "    vec4 v = worldView * vec4(position, 1.0);\n"
+                                                     "    vDist = length(v.xyz);\n"
+                                                     "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
+                                                     "}\n",
+                                    .fragment_source =
+                                        "layout(location = 0) in float vDist;\n"
+                                        "layout(location = 0) out vec4 fragColor;\n"
+                                        "void main() { fragColor = vec4(vDist / 100.0, 0.0, 0.0, 1.0); }\n",
+                                    .label = "distance"},
+        &r);
     CHECK(r == ORR_OK);
     return m;
 }
 
-typedef struct shot { double red; uint32_t width_px; } shot;
+typedef struct shot {
+    double red;
+    uint32_t width_px;
+} shot;
 
 /* A 2 m box at (far, 0, far); a free camera on the diagonal at `dist` metres. */
 static shot shoot(orr_engine *e, double far, double dist, const uint8_t **sys_out, orr_scene **keep) {
@@ -185,8 +195,8 @@ static shot shoot(orr_engine *e, double far, double dist, const uint8_t **sys_ou
     orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g);
     orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = distance_material(s), .position = {far, 0, far}});
     orr_geometry_free(&g);
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {far - dist, 0, far}, .target = {far, 0, far},
-                                                      .near = 0.1, .far = 1000});
+    orr_camera_create_free(s, &(orr_free_camera_desc){
+                                  .position = {far - dist, 0, far}, .target = {far, 0, far}, .near = 0.1, .far = 1000});
     orr_image8 img;
     CHECK(orr_test_render(e, s, 2, &img));
     shot r = {0, 0};
@@ -203,8 +213,10 @@ static shot shoot(orr_engine *e, double far, double dist, const uint8_t **sys_ou
         uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
         *sys_out = sg->slots[slot].sys.mapped;
     }
-    if (keep) *keep = s;
-    else orr_scene_destroy(s);
+    if (keep)
+        *keep = s;
+    else
+        orr_scene_destroy(s);
     return r;
 }
 
@@ -235,7 +247,7 @@ TEST(shader_material_uniforms_share_one_frame) {
             CHECK_NEAR(wvp[c * 4 + r], b, 1e-3);
         }
     CHECK(fabs(world[12] - (-0.0)) < 20 && fabs(world[12]) > 5); /* eye-relative: 10 m, not 5e6 */
-    CHECK(eye[0] == 0 && eye[1] == 0 && eye[2] == 0);          /* cameraPosition: the eye is the origin */
+    CHECK(eye[0] == 0 && eye[1] == 0 && eye[2] == 0);            /* cameraPosition: the eye is the origin */
     orr_scene_destroy(s);
     /* Control: without floating origin the eye and the world are absolute. */
     shoot(plain_engine, 5e6, 10, &sys, &s);
@@ -253,20 +265,23 @@ TEST(view_space_within_a_micrometre_at_1e15) {
     orr_scene *s = new_scene(fo_engine);
     int64_t c = (int64_t)(1e15 / ORR_CELL_SIZE);
     double local = 1e15 - (double)c * ORR_CELL_SIZE;
-    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.position = {local, 0, 0},
-                                                                      .target = {local + 1, 0, 0}, .near = 0.01});
+    orr_camera cam = orr_camera_create_free(
+        s, &(orr_free_camera_desc){.position = {local, 0, 0}, .target = {local + 1, 0, 0}, .near = 0.01});
     orr_node_set_cell(s, orr_camera_node(cam), (orr_cell3){c, 0, 0});
     orr_geometry g;
     orr_geometry_build_box(&(orr_box_desc){.size = 0.02}, NULL, &g);
     orr_mesh box = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g});
     orr_geometry_free(&g);
-    orr_node_set_world_position(s, orr_mesh_node(box), orr_wpos_make((orr_cell3){c, 0, 0}, (orr_dvec3){local + 0.05, 0, 0}));
+    orr_node_set_world_position(s, orr_mesh_node(box),
+                                orr_wpos_make((orr_cell3){c, 0, 0}, (orr_dvec3){local + 0.05, 0, 0}));
     CHECK(orr_engine_render(fo_engine, s) == ORR_OK);
     const orri_gpu_object *o = last_object(fo_engine, s, 0);
     const orri_gpu_scene *u = last_scene_ubo(fo_engine, s);
     float v[4] = {0.01f, 0, 0, 1}, w[4], vs[4];
-    for (int r = 0; r < 4; r++) w[r] = o->world.m[r] * v[0] + o->world.m[4 + r] * v[1] + o->world.m[8 + r] * v[2] + o->world.m[12 + r] * v[3];
-    for (int r = 0; r < 4; r++) vs[r] = u->view.m[r] * w[0] + u->view.m[4 + r] * w[1] + u->view.m[8 + r] * w[2] + u->view.m[12 + r] * w[3];
+    for (int r = 0; r < 4; r++)
+        w[r] = o->world.m[r] * v[0] + o->world.m[4 + r] * v[1] + o->world.m[8 + r] * v[2] + o->world.m[12 + r] * v[3];
+    for (int r = 0; r < 4; r++)
+        vs[r] = u->view.m[r] * w[0] + u->view.m[4 + r] * w[1] + u->view.m[8 + r] * w[2] + u->view.m[12 + r] * w[3];
     /* Looking along +X (left-handed): view z is the distance along the axis, exactly 0.06 m. */
     printf("1e15 m with cells: view-space z %.12f (exact 0.06), x %.3g, y %.3g\n", vs[2], vs[0], vs[1]);
     CHECK(fabs(vs[2] - 0.06) < 1e-6);
@@ -274,11 +289,10 @@ TEST(view_space_within_a_micrometre_at_1e15) {
     orr_scene_destroy(s);
 }
 
-
 TEST(impossible_combination_fails_at_creation) {
     orr_engine *e = NULL;
-    orr_result r = orr_engine_create(&(orr_engine_desc){.floating_origin = &orr_floating_origin,
-                                                        .matrix_precision = ORR_MATRIX_FLOAT32}, &e);
+    orr_result r = orr_engine_create(
+        &(orr_engine_desc){.floating_origin = &orr_floating_origin, .matrix_precision = ORR_MATRIX_FLOAT32}, &e);
     CHECK(r == ORR_ERROR_INVALID_ARGUMENT);
     CHECK(e == NULL);
     CHECK(strstr(orr_engine_last_error(NULL), "float64") != NULL);
@@ -289,13 +303,23 @@ TEST(impossible_combination_fails_at_creation) {
  * floating origin; without it the far copy is visibly wrong (control). */
 static void spots_scene(orr_engine *e, double o, orr_image8 *out) {
     orr_scene *s = new_scene(e);
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 4, .radius = 5,
-                                                          .target = {o, 0, o}, .near = 1, .far = 10000});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = {o - 1, 1, o - 1}, .direction = {0, -1, 0},
-                                          .angle = PI / 2, .exponent = 10, .diffuse = {1, 0, 0}, .specular = {0, 1, 0},
-                                          .diffuse_set = true, .specular_set = true});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {o + 1, 0.5, o + 1}, .range = 3,
-                                          .diffuse = {0, 1, 0}, .diffuse_set = true});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = -PI / 2, .beta = PI / 4, .radius = 5, .target = {o, 0, o}, .near = 1, .far = 10000});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
+                                          .position = {o - 1, 1, o - 1},
+                                          .direction = {0, -1, 0},
+                                          .angle = PI / 2,
+                                          .exponent = 10,
+                                          .diffuse = {1, 0, 0},
+                                          .specular = {0, 1, 0},
+                                          .diffuse_set = true,
+                                          .specular_set = true});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
+                                          .position = {o + 1, 0.5, o + 1},
+                                          .range = 3,
+                                          .diffuse = {0, 1, 0},
+                                          .diffuse_set = true});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 4, .height = 4, .subdivisions = 4}, NULL, &g);
     orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {o, 0, o}});
@@ -310,7 +334,8 @@ TEST(point_and_spot_lights_far_from_origin) {
     spots_scene(fo_engine, 1e7, &b);
     spots_scene(plain_engine, 1e7, &c);
     orr_diff fo = orr_test_compare(&a, &b), off = orr_test_compare(&a, &c);
-    printf("point + spot lights: origin vs 1e7 with floating origin MAD %.4f; without (control) %.4f\n", fo.mad, off.mad);
+    printf("point + spot lights: origin vs 1e7 with floating origin MAD %.4f; without (control) %.4f\n", fo.mad,
+           off.mad);
     CHECK(fo.mad <= 0.05);
     CHECK(off.mad >= 1.0);
     orr_test_image_free(&a);
@@ -353,9 +378,10 @@ TEST(same_image_at_origin_1e7_1e12_and_cells_1e15) {
     /* 10^15 m needs cells: float64 alone has 0.125 m steps there. */
     int64_t c = (int64_t)(1e15 / ORR_CELL_SIZE);
     render_grid(fo_engine, 0, (orr_cell3){c, 0, c}, &at15);
-    orr_diff d7 = orr_test_compare(&at0, &at7), d12 = orr_test_compare(&at0, &at12), d15 = orr_test_compare(&at0, &at15);
-    printf("same scene, floating origin: MAD origin vs 1e7 %.4f, vs 1e12 %.4f, vs 1e15 (cells) %.4f\n", d7.mad,
-           d12.mad, d15.mad);
+    orr_diff d7 = orr_test_compare(&at0, &at7), d12 = orr_test_compare(&at0, &at12),
+             d15 = orr_test_compare(&at0, &at15);
+    printf("same scene, floating origin: MAD origin vs 1e7 %.4f, vs 1e12 %.4f, vs 1e15 (cells) %.4f\n", d7.mad, d12.mad,
+           d15.mad);
     orr_test_save_png(orr_test_out_path("lw-at-1e12.png"), &at12);
     CHECK(d7.mad <= 0.05);
     CHECK(d12.mad <= 0.05);

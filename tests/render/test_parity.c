@@ -55,7 +55,8 @@ static void check_parity_mirror(orr_scene *scene, const char *name, double thres
     orr_test_mirror_disabled = false;
     if (!mirror_invariant) {
         printf("parity %-22s skipped mirrored: its colours read world-space normals, which the Z mirror changes "
-               "(compared with its twin above)\n", name);
+               "(compared with its twin above)\n",
+               name);
         orr_scene_destroy(scene);
         return;
     }
@@ -79,9 +80,14 @@ static orr_scene *new_scene(orr_color4 clear) {
  * straight down with red diffuse and green specular. */
 TEST(parity_lite2_sphere_directional) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 2, .radius = 5, .near = 1, .far = 10000});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, -1, 0},
-                                          .diffuse = {1, 0, 0}, .specular = {0, 1, 0}, .diffuse_set = true, .specular_set = true});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 2, .radius = 5, .near = 1, .far = 10000});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                          .direction = {0, -1, 0},
+                                          .diffuse = {1, 0, 0},
+                                          .specular = {0, 1, 0},
+                                          .diffuse_set = true,
+                                          .specular_set = true});
     orr_geometry g;
     orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32}, NULL, &g);
     add_mesh(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0}, "sphere");
@@ -91,11 +97,26 @@ TEST(parity_lite2_sphere_directional) {
 /* lite15: 4×4 ground, default material, two spot lights (π/2 cone, exponents 10 and 50). */
 TEST(parity_lite15_two_spots) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 4, .radius = 5, .near = 1, .far = 10000});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = {-1, 1, -1}, .direction = {0, -1, 0}, .angle = PI / 2,
-                                          .exponent = 10, .diffuse = {1, 0, 0}, .specular = {0, 1, 0}, .diffuse_set = true, .specular_set = true});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .position = {1, 1, 1}, .direction = {0, -1, 0}, .angle = PI / 2,
-                                          .exponent = 50, .diffuse = {0, 1, 0}, .specular = {0, 1, 0}, .diffuse_set = true, .specular_set = true});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 4, .radius = 5, .near = 1, .far = 10000});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
+                                          .position = {-1, 1, -1},
+                                          .direction = {0, -1, 0},
+                                          .angle = PI / 2,
+                                          .exponent = 10,
+                                          .diffuse = {1, 0, 0},
+                                          .specular = {0, 1, 0},
+                                          .diffuse_set = true,
+                                          .specular_set = true});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
+                                          .position = {1, 1, 1},
+                                          .direction = {0, -1, 0},
+                                          .angle = PI / 2,
+                                          .exponent = 50,
+                                          .diffuse = {0, 1, 0},
+                                          .specular = {0, 1, 0},
+                                          .diffuse_set = true,
+                                          .specular_set = true});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 4, .height = 4}, NULL, &g);
     add_mesh(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0}, "ground");
@@ -106,8 +127,9 @@ TEST(parity_lite15_two_spots) {
 TEST(parity_lite3_fog_point) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
     orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = 0.02, .color = {0.9, 0.9, 0.85}});
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 0.4, .beta = 1.2, .radius = 20, .target = {-10, 0, 0},
-                                                          .near = 1, .far = 10000});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = 0.4, .beta = 1.2, .radius = 20, .target = {-10, 0, 0}, .near = 1, .far = 10000});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {10, 50, 50}});
     orr_material yellow = std_mat(s, (orr_color3){1, 1, 0}, NULL, NULL);
     for (int i = 0; i < 10; i++) {
@@ -121,11 +143,12 @@ TEST(parity_lite3_fog_point) {
 /* The scene-200 layout at the origin: hemispheric + directional, 5×5 boxes, pillar, ground. */
 TEST(parity_grid_origin_hemi_dir) {
     orr_scene *s = new_scene((orr_color4){0.05, 0.05, 0.08, 1});
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = PI / 4, .beta = PI / 3, .radius = 25, .target = {0, 1, 0},
-                                                          .near = 0.5, .far = 500});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = PI / 4, .beta = PI / 3, .radius = 25, .target = {0, 1, 0}, .near = 0.5, .far = 500});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2},
-                                          .specular = {0.3, 0.3, 0.3}});
+    orr_light_create(s, &(orr_light_desc){
+                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 1}, NULL, &g);
     add_mesh(s, &g, std_mat(s, (orr_color3){0.25, 0.25, 0.3}, NULL, NULL), (orr_dvec3){0, 0, 0}, "ground");
@@ -138,7 +161,8 @@ TEST(parity_grid_origin_hemi_dir) {
         }
     orr_color3 pspec = {0.6, 0.6, 0.6}, pem = {0.1, 0.05, 0.02};
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_mesh pillar = add_mesh(s, &g, std_mat(s, (orr_color3){0.9, 0.5, 0.2}, &pspec, &pem), (orr_dvec3){0, 2, 0}, "pillar");
+    orr_mesh pillar =
+        add_mesh(s, &g, std_mat(s, (orr_color3){0.9, 0.5, 0.2}, &pspec, &pem), (orr_dvec3){0, 2, 0}, "pillar");
     orr_node_set_scaling(s, orr_mesh_node(pillar), (orr_dvec3){0.8, 4, 0.8});
     check_parity(s, "orr-grid-origin", 0.10);
 }
@@ -147,28 +171,29 @@ TEST(parity_grid_origin_hemi_dir) {
  * normal colour × tint × a UV-driven shade, on a sphere and a rotated box. */
 TEST(parity_shader_material_basic) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 3, .beta = PI / 3, .radius = 6, .near = 0.1, .far = 100});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){.alpha = -PI / 3, .beta = PI / 3, .radius = 6, .near = 0.1, .far = 100});
     orr_result r;
-    orr_material m = orr_shader_material_create(s, &(orr_shader_material_desc){
-        .vertex_source =
-            "layout(location = 0) out vec3 vNormalW;\n"
-            "layout(location = 1) out vec2 vUV;\n"
-            "void main() {\n"
-            "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
-            "    vNormalW = normalize(mat3(world) * normal);\n"
-            "    vUV = uv;\n"
-            "}\n",
-        .fragment_source =
-            "layout(location = 0) in vec3 vNormalW;\n"
-            "layout(location = 1) in vec2 vUV;\n"
-            "layout(location = 0) out vec4 fragColor;\n"
-            "void main() {\n"
-            "    vec3 n = normalize(vNormalW);\n"
-            "    float shade = mix(0.6, 1.0, vUV.y);\n"
-            "    fragColor = vec4((n * 0.5 + 0.5) * tint * shade, 1.0);\n"
-            "}\n",
-        .uniforms = {{"tint", ORR_UNIFORM_VEC3}},
-        .label = "basic shader"}, &r);
+    orr_material m = orr_shader_material_create(
+        s,
+        &(orr_shader_material_desc){.vertex_source = "layout(location = 0) out vec3 vNormalW;\n"
+                                                     "layout(location = 1) out vec2 vUV;\n"
+                                                     "void main() {\n"
+                                                     "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
+                                                     "    vNormalW = normalize(mat3(world) * normal);\n"
+                                                     "    vUV = uv;\n"
+                                                     "}\n",
+                                    .fragment_source = "layout(location = 0) in vec3 vNormalW;\n"
+                                                       "layout(location = 1) in vec2 vUV;\n"
+                                                       "layout(location = 0) out vec4 fragColor;\n"
+                                                       "void main() {\n"
+                                                       "    vec3 n = normalize(vNormalW);\n"
+                                                       "    float shade = mix(0.6, 1.0, vUV.y);\n"
+                                                       "    fragColor = vec4((n * 0.5 + 0.5) * tint * shade, 1.0);\n"
+                                                       "}\n",
+                                    .uniforms = {{"tint", ORR_UNIFORM_VEC3}},
+                                    .label = "basic shader"},
+        &r);
     CHECK(r == ORR_OK);
     orr_shader_material_set_uniform(s, m, "tint", (double[]){1.0, 0.85, 0.7}, 3);
     orr_geometry g;

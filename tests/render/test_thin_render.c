@@ -38,7 +38,8 @@ static orr_scene *scene16(orr_engine *e, bool culling, orr_mesh *out_box) {
     orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 5, .beta = PI / 3, .radius = 200});
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.disable_lighting = true, .emissive = {1, 1, 1}});
+    orr_material m =
+        orr_standard_material_create(s, &(orr_standard_material_desc){.disable_lighting = true, .emissive = {1, 1, 1}});
     orr_mesh box = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m, .label = "box"});
     orr_geometry_free(&g);
     const int n = 40;
@@ -74,7 +75,8 @@ static void check_parity(orr_image8 *ours, const char *name, double threshold) {
     snprintf(path, sizeof path, "parity-%s.png", name);
     orr_test_save_png(orr_test_out_path(path), ours);
     orr_diff d = orr_test_compare(ours, &ref);
-    printf("parity %-8s MAD %.4f (threshold %.2f) max %d within1 %.2f%%\n", name, d.mad, threshold, d.max, 100 * d.within1);
+    printf("parity %-8s MAD %.4f (threshold %.2f) max %d within1 %.2f%%\n", name, d.mad, threshold, d.max,
+           100 * d.within1);
     CHECK(d.mad <= threshold);
     orr_test_image_free(&ref);
 }
@@ -115,25 +117,31 @@ static orr_scene *scene204(orr_engine *e, bool culling) {
     const double o = 5e6;
     orr_scene *s;
     orr_scene_create(e, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}}, &s);
-    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = PI / 4, .beta = PI / 3, .radius = 22,
-                                                          .target = {o, 1, o}, .near = 0.5, .far = 500});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = PI / 4, .beta = PI / 3, .radius = 22, .target = {o, 1, o}, .near = 0.5, .far = 500});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
+    orr_light_create(s, &(orr_light_desc){
+                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 60, .height = 60}, NULL, &g);
-    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {o, 0, o},
-                                        .material = orr_standard_material_create(s, &(orr_standard_material_desc){
-                                            .diffuse = {0.25, 0.25, 0.3}})});
+    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g,
+                                        .position = {o, 0, o},
+                                        .material = orr_standard_material_create(
+                                            s, &(orr_standard_material_desc){.diffuse = {0.25, 0.25, 0.3}})});
     orr_geometry_free(&g);
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_mesh box = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {o, 1, o},
-                                                       .material = orr_standard_material_create(s, &(orr_standard_material_desc){
-                                                           .specular = {0.4, 0.4, 0.4}, .specular_set = true})});
+    orr_mesh box = orr_mesh_create(
+        s, &(orr_mesh_desc){.geometry = &g,
+                            .position = {o, 1, o},
+                            .material = orr_standard_material_create(
+                                s, &(orr_standard_material_desc){.specular = {0.4, 0.4, 0.4}, .specular_set = true})});
     orr_geometry_free(&g);
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++) {
             uint32_t idx;
-            CHECK(orr_instances_add(s, box, translation((i - 2) * 4.0, ((i + j) % 3) * 0.75, (j - 2) * 4.0), &idx) == ORR_OK);
+            CHECK(orr_instances_add(s, box, translation((i - 2) * 4.0, ((i + j) % 3) * 0.75, (j - 2) * 4.0), &idx) ==
+                  ORR_OK);
             orr_instances_set_color(s, box, idx, (orr_color4){0.3 + 0.6 * i / 4, 0.4, 0.3 + 0.6 * j / 4, 1});
         }
     if (culling) orr_instances_enable_gpu_culling(s, box, true);
@@ -161,14 +169,16 @@ static uint32_t gpu_visible(orr_engine *e, orr_scene *s) {
     orri_scene_gpu *sg = s->render_state;
     uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
     for (uint32_t i = 0; i < sg->draw_count; i++)
-        if (sg->draws[i].culled) return ((const VkDrawIndexedIndirectCommand *)sg->slots[slot].indirect.mapped)[i].instanceCount;
+        if (sg->draws[i].culled)
+            return ((const VkDrawIndexedIndirectCommand *)sg->slots[slot].indirect.mapped)[i].instanceCount;
     return UINT32_MAX;
 }
 
 /* CPU reference: instances whose sphere touches the frustum (the same rule as the shader). */
 static uint32_t cpu_visible(orr_scene *s, orr_mesh box) {
     orr_camera cam = orr_scene_get_active_camera(s);
-    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
     orr_frustum f = orr_frustum_from_matrix(vp);
     orr_dsphere ls = orr_mesh_get_local_sphere(s, box);
     orr_dmat4 mw = orr_node_get_world_matrix(s, orr_mesh_node(box));
@@ -200,7 +210,8 @@ TEST(culling_is_invisible_across_camera_poses) {
         uint32_t gv = gpu_visible(engine, culled), cv = cpu_visible(culled, box_c);
         CHECK(orr_test_render(engine, plain, 2, &b));
         orr_diff d = orr_test_compare(&a, &b);
-        printf("pose %d: culling vs none MAD %.4f; visible %u (GPU) vs %u (CPU reference) of 64000\n", p, d.mad, gv, cv);
+        printf("pose %d: culling vs none MAD %.4f; visible %u (GPU) vs %u (CPU reference) of 64000\n", p, d.mad, gv,
+               cv);
         CHECK(d.mad == 0);
         CHECK(gv == cv);
         if (p == 2 || p == 3) CHECK(cv < 64000); /* the pose really culls something */
@@ -219,7 +230,8 @@ TEST(instance_updates_upload_ranges_and_never_rerecord) {
     for (uint32_t i = 0; i < 640; i++) orr_instances_set_matrix(s, box, i * 100, translation(0, 200, 0));
     CHECK(orr_engine_render(engine, s) == ORR_OK);
     orr_stats st = orr_query_stats(engine);
-    printf("640 of 64000 instances moved: %llu bytes uploaded, %u records\n", (unsigned long long)st.bytes_uploaded, st.records);
+    printf("640 of 64000 instances moved: %llu bytes uploaded, %u records\n", (unsigned long long)st.bytes_uploaded,
+           st.records);
     CHECK(st.records == 0);
     CHECK(st.bytes_uploaded >= 640 * 64 && st.bytes_uploaded < 640 * 64 * 2 + 4096);
     /* A count change (no growth) re-records nothing either. */
@@ -228,7 +240,6 @@ TEST(instance_updates_upload_ranges_and_never_rerecord) {
     CHECK(orr_query_stats(engine).records == 0);
     orr_scene_destroy(s);
 }
-
 
 /* Shader material on thin instances: getFinalWorld / getFinalColor, with and
  * without the colour stream, and the same material on a plain mesh. */
@@ -245,15 +256,23 @@ TEST(shader_material_thin_instance_helpers) {
                      "layout(location = 0) out vec4 fragColor;\n"
                      "void main() { fragColor = vColor; }\n";
     orr_result r1, r2;
-    orr_material coloured = orr_shader_material_create(s, &(orr_shader_material_desc){
-        .vertex_source = vs, .fragment_source = fs, .thin_instances = true, .label = "coloured"}, &r1);
-    orr_material white = orr_shader_material_create(s, &(orr_shader_material_desc){
-        .vertex_source = vs, .fragment_source = fs, .thin_instances = true, .ignore_instance_colors = true,
-        .label = "ignores colours"}, &r2);
+    orr_material coloured = orr_shader_material_create(
+        s,
+        &(orr_shader_material_desc){
+            .vertex_source = vs, .fragment_source = fs, .thin_instances = true, .label = "coloured"},
+        &r1);
+    orr_material white = orr_shader_material_create(s,
+                                                    &(orr_shader_material_desc){.vertex_source = vs,
+                                                                                .fragment_source = fs,
+                                                                                .thin_instances = true,
+                                                                                .ignore_instance_colors = true,
+                                                                                .label = "ignores colours"},
+                                                    &r2);
     CHECK(r1 == ORR_OK && r2 == ORR_OK);
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_mesh left = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = coloured, .position = {-2.5, 0, 0}});
+    orr_mesh left =
+        orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = coloured, .position = {-2.5, 0, 0}});
     orr_mesh right = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = white, .position = {2.5, 0, 0}});
     orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = coloured, .position = {0, -3, 0}}); /* plain mesh */
     orr_geometry_free(&g);
@@ -270,7 +289,8 @@ TEST(shader_material_thin_instance_helpers) {
     orr_test_save_png(orr_test_out_path("thin-shader-helpers.png"), &img);
     /* Project instance centres to pixels. */
     orr_camera cam = orr_scene_get_active_camera(s);
-    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
     const double pts[][3] = {{-2.5, 1, 0}, {-2.5, -1, 0}, {2.5, 1, 0}, {2.5, -1, 0}, {0, -3, 0}};
     const int expect[][3] = {{255, 0, 0}, {0, 0, 255}, {255, 255, 255}, {255, 255, 255}, {255, 255, 255}};
     for (int p = 0; p < 5; p++) {
@@ -284,14 +304,14 @@ TEST(shader_material_thin_instance_helpers) {
     orr_scene_destroy(s);
 }
 
-
 /* Instance count the GPU wrote for draw `k` (by mesh) in the last frame. */
 static uint32_t gpu_count_of(orr_engine *e, orr_scene *s, orr_mesh mesh) {
     orr_engine_wait_idle(e);
     orri_scene_gpu *sg = s->render_state;
     uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
     for (uint32_t i = 0; i < sg->draw_count; i++)
-        if (sg->draws[i].node == mesh.id) return ((const VkDrawIndexedIndirectCommand *)sg->slots[slot].indirect.mapped)[i].instanceCount;
+        if (sg->draws[i].node == mesh.id)
+            return ((const VkDrawIndexedIndirectCommand *)sg->slots[slot].indirect.mapped)[i].instanceCount;
     return UINT32_MAX;
 }
 
@@ -309,28 +329,34 @@ TEST(lod_partner_buckets_match_cpu_reference) {
     orr_geometry_free(&g);
     const int n = 40;
     for (int x = 0; x < n; x++)
-        for (int z = 0; z < n; z++) orr_instances_add(s, full, translation((x - n / 2) * 3.0, 0, (z - n / 2) * 3.0), NULL);
+        for (int z = 0; z < n; z++)
+            orr_instances_add(s, full, translation((x - n / 2) * 3.0, 0, (z - n / 2) * 3.0), NULL);
     orr_instances_add(s, lod, translation(0, 5, 0), NULL); /* its own instance, drawn only when unpaired */
     orr_instances_enable_gpu_culling(s, full, true);
     /* Validation rules. */
-    CHECK(orr_instances_set_lod_partner(s, full, full, &(orr_instances_lod_desc){.distance = 10}) == ORR_ERROR_INVALID_ARGUMENT);
-    CHECK(orr_instances_set_lod_partner(s, full, lod, &(orr_instances_lod_desc){.distance = -1}) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_instances_set_lod_partner(s, full, full, &(orr_instances_lod_desc){.distance = 10}) ==
+          ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_instances_set_lod_partner(s, full, lod, &(orr_instances_lod_desc){.distance = -1}) ==
+          ORR_ERROR_INVALID_ARGUMENT);
     CHECK(orr_instances_set_lod_partner(s, full, lod, &(orr_instances_lod_desc){.distance = 55, .band = 10}) == ORR_OK);
-    CHECK(orr_instances_set_lod_partner(s, lod, full, &(orr_instances_lod_desc){.distance = 5}) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_instances_set_lod_partner(s, lod, full, &(orr_instances_lod_desc){.distance = 5}) ==
+          ORR_ERROR_INVALID_ARGUMENT);
     orr_image8 img;
     CHECK(orr_test_render(engine, s, 2, &img));
     orr_test_save_png(orr_test_out_path("thin-lod.png"), &img);
     orr_test_image_free(&img);
     uint32_t near_gpu = gpu_count_of(engine, s, full), far_gpu = gpu_count_of(engine, s, lod);
     /* CPU reference: the same frustum rule and the same dither, in float. */
-    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 1280.0 / 720.0), orr_camera_get_view_matrix(s, cam));
     orr_frustum f = orr_frustum_from_matrix(vp);
     orr_dvec3 eye = orr_camera_get_position(s, cam);
     orr_dsphere ls = orr_mesh_get_local_sphere(s, full);
     const float *m = orr_instances_get_matrices(s, full);
     uint32_t near_cpu = 0, far_cpu = 0;
     for (uint32_t i = 0; i < (uint32_t)(n * n); i++) {
-        orr_dsphere ws = {{ls.center.x + m[16 * i + 12], ls.center.y + m[16 * i + 13], ls.center.z + m[16 * i + 14]}, ls.radius};
+        orr_dsphere ws = {{ls.center.x + m[16 * i + 12], ls.center.y + m[16 * i + 13], ls.center.z + m[16 * i + 14]},
+                          ls.radius};
 #if ORR_RIGHT_HANDED
         if (!orr_test_mirror_disabled) ws.center.z = -ws.center.z; /* the right-handed run mirrors the scene in Z */
 #endif
@@ -338,8 +364,10 @@ TEST(lod_partner_buckets_match_cpu_reference) {
         uint32_t h;
         ORRI_LOD_HASH(i, h)
         float dither = (float)h * (1.0f / 4294967296.0f) - 0.5f;
-        if (orr_dvec3_distance(ws.center, eye) >= 55 + dither * 10) far_cpu++;
-        else near_cpu++;
+        if (orr_dvec3_distance(ws.center, eye) >= 55 + dither * 10)
+            far_cpu++;
+        else
+            near_cpu++;
     }
     printf("LOD buckets: near %u (GPU) vs %u (CPU), far %u (GPU) vs %u (CPU)\n", near_gpu, near_cpu, far_gpu, far_cpu);
     CHECK(near_cpu > 100 && far_cpu > 100); /* both buckets really used */
@@ -353,7 +381,6 @@ TEST(lod_partner_buckets_match_cpu_reference) {
     CHECK(gpu_count_of(engine, s, full) == near_cpu + far_cpu);
     orr_scene_destroy(s);
 }
-
 
 /* ---- planetary instances -------------------------------------------------------------- */
 
@@ -371,7 +398,8 @@ static orr_scene *planet_scene(bool planetary, orr_mesh *out) {
     orr_scene_create(fo_engine, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &s);
     orr_geometry g;
     orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.disable_lighting = true, .emissive = {1, 1, 1}});
+    orr_material m =
+        orr_standard_material_create(s, &(orr_standard_material_desc){.disable_lighting = true, .emissive = {1, 1, 1}});
     orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m});
     orr_geometry_free(&g);
     orr_dvec3 *pos = malloc(sizeof *pos * PLANET_N);

@@ -4,8 +4,9 @@
 static const double PI = 3.14159265358979323846;
 
 static orr_material mat(orr_scene *s, orr_color3 d, orr_color3 spec, orr_color3 em, bool spec_set) {
-    return orr_standard_material_create(s, &(orr_standard_material_desc){
-        .diffuse = d, .diffuse_set = true, .specular = spec, .specular_set = spec_set, .emissive = em});
+    return orr_standard_material_create(
+        s, &(orr_standard_material_desc){
+               .diffuse = d, .diffuse_set = true, .specular = spec, .specular_set = spec_set, .emissive = em});
 }
 
 static orr_mesh place(orr_scene *s, orr_geometry *g, orr_material m, orr_dvec3 p, orr_cell3 cell, const char *label) {
@@ -16,12 +17,13 @@ static orr_mesh place(orr_scene *s, orr_geometry *g, orr_material m, orr_dvec3 p
 }
 
 void orr_test_build_grid(orr_scene *s, double o, orr_cell3 cell) {
-    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = PI / 4, .beta = PI / 3, .radius = 25, .target = {o, 1, o}, .near = 0.5, .far = 500});
+    orr_camera cam = orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = PI / 4, .beta = PI / 3, .radius = 25, .target = {o, 1, o}, .near = 0.5, .far = 500});
     orr_node_set_cell(s, orr_camera_node(cam), cell);
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2},
-                                          .specular = {0.3, 0.3, 0.3}});
+    orr_light_create(s, &(orr_light_desc){
+                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 1}, NULL, &g);
     place(s, &g, mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0}, (orr_color3){0}, false), (orr_dvec3){o, 0, o},
@@ -29,13 +31,14 @@ void orr_test_build_grid(orr_scene *s, double o, orr_cell3 cell) {
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++) {
             orr_geometry_build_box(NULL, NULL, &g);
-            place(s, &g, mat(s, (orr_color3){0.3 + i / 4.0 * 0.6, 0.4, 0.3 + j / 4.0 * 0.6}, (orr_color3){0.4, 0.4, 0.4},
-                             (orr_color3){0}, true),
+            place(s, &g,
+                  mat(s, (orr_color3){0.3 + i / 4.0 * 0.6, 0.4, 0.3 + j / 4.0 * 0.6}, (orr_color3){0.4, 0.4, 0.4},
+                      (orr_color3){0}, true),
                   (orr_dvec3){o + (i - 2) * 4.0, 1, o + (j - 2) * 4.0}, cell, "box");
         }
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_mesh pillar = place(s, &g, mat(s, (orr_color3){0.9, 0.5, 0.2}, (orr_color3){0.6, 0.6, 0.6},
-                                       (orr_color3){0.1, 0.05, 0.02}, true),
-                            (orr_dvec3){o, 2, o}, cell, "pillar");
+    orr_mesh pillar = place(
+        s, &g, mat(s, (orr_color3){0.9, 0.5, 0.2}, (orr_color3){0.6, 0.6, 0.6}, (orr_color3){0.1, 0.05, 0.02}, true),
+        (orr_dvec3){o, 2, o}, cell, "pillar");
     orr_node_set_scaling(s, orr_mesh_node(pillar), (orr_dvec3){0.8, 4, 0.8});
 }

@@ -32,9 +32,12 @@ static void pin_vulkan_modules(void) {
 orr_engine *orr_test_engine(uint32_t width, uint32_t height, uint32_t msaa) {
     pin_vulkan_modules();
     orr_engine *e;
-    orr_result r = orr_engine_create(&(orr_engine_desc){.width = width, .height = height, .msaa = msaa,
+    orr_result r = orr_engine_create(&(orr_engine_desc){.width = width,
+                                                        .height = height,
+                                                        .msaa = msaa,
                                                         .validation = ORR_VALIDATION_ON,
-                                                        .on_validation_message = on_validation}, &e);
+                                                        .on_validation_message = on_validation},
+                                     &e);
     if (r != ORR_OK) {
         fprintf(stderr, "cannot create a test engine: %s\n", orr_engine_last_error(NULL));
         exit(1);
@@ -57,7 +60,6 @@ uint32_t orr_test_validation_messages(void) {
     validation_count = 0;
     return n;
 }
-
 
 bool orr_test_load_png(const char *path, orr_image8 *out) {
     int w, h, c;
@@ -117,8 +119,9 @@ bool orr_test_render(orr_engine *e, orr_scene *s, int frames, orr_image8 *out) {
 #if ORR_RIGHT_HANDED
     static bool said;
     if (!orr_test_mirror_disabled && frames > 0) {
-        if (!said) printf("right-handed run: scenes are mirrored in Z before rendering and compared with the "
-                          "left-handed expectations (seeds/001 pairs; docs/handedness.md)\n");
+        if (!said)
+            printf("right-handed run: scenes are mirrored in Z before rendering and compared with the "
+                   "left-handed expectations (seeds/001 pairs; docs/handedness.md)\n");
         said = true;
         orr_test_mirror_z(s);
     }

@@ -19,7 +19,10 @@ uint32_t orr_test_validation_messages(void);
 static inline int orr_test_validation_after_each_(void) { return orr_test_validation_messages() ? 1 : 0; }
 #define orr_test_fail_on_validation() ((void)(orr_test_after_each_ = orr_test_validation_after_each_))
 
-typedef struct orr_image8 { uint32_t width, height; uint8_t *rgb; } orr_image8; /* RGB, top row first */
+typedef struct orr_image8 {
+    uint32_t width, height;
+    uint8_t *rgb;
+} orr_image8; /* RGB, top row first */
 bool orr_test_load_png(const char *path, orr_image8 *out);
 void orr_test_image_free(orr_image8 *img);
 /* Renders `frames` frames and reads back RGB. In the right-handed test run
@@ -35,8 +38,8 @@ void orr_test_mirror_z(orr_scene *s);
 bool orr_test_save_png(const char *path, const orr_image8 *img);
 
 typedef struct orr_diff {
-    double mad;          /* mean over pixels of the mean over RGB of |a − b| */
-    int max;             /* largest channel difference */
+    double mad;                       /* mean over pixels of the mean over RGB of |a − b| */
+    int max;                          /* largest channel difference */
     double within1, within3, within5; /* fraction of pixels with per-pixel diff ≤ 1, 3, 5 */
 } orr_diff;
 orr_diff orr_test_compare(const orr_image8 *a, const orr_image8 *b);

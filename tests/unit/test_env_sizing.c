@@ -136,7 +136,10 @@ TEST(cells_are_absolute) {
 /* The CPU image-processing reference against values worked from Babylon's
  * formulas: the default environment's ground colour at full texture. */
 TEST(image_processing_reference) {
-    orr_image_processing ip = {.exposure = 0.8, .contrast = 1.2, .exposure_set = true, .contrast_set = true,
+    orr_image_processing ip = {.exposure = 0.8,
+                               .contrast = 1.2,
+                               .exposure_set = true,
+                               .contrast_set = true,
                                .tone_mapping = ORR_TONE_MAPPING_STANDARD};
     double c = 3 * pow(0.2, 2.2);
     orr_color3 o = orr_image_processing_apply(&ip, (orr_color3){c, c, c});

@@ -14,14 +14,11 @@
 
 /* ---- helpers ------------------------------------------------------------ */
 
-static int compare_floats(const char *what, const char *name, const float *got,
-                          const double *want, size_t n) {
+static int compare_floats(const char *what, const char *name, const float *got, const double *want, size_t n) {
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         if (!(fabs((double)got[i] - want[i]) <= 1e-5)) {
-            if (!bad)
-                fprintf(stderr, "  %s %s[%zu]: got %.9g, Babylon %.9g\n", name, what, i,
-                        (double)got[i], want[i]);
+            if (!bad) fprintf(stderr, "  %s %s[%zu]: got %.9g, Babylon %.9g\n", name, what, i, (double)got[i], want[i]);
             bad++;
         }
     }
@@ -32,8 +29,8 @@ static void check_against(const orr_geometry *g, const bjs_geometry_ref *ref) {
     CHECK(g->vertex_count == ref->vertex_count);
     CHECK(g->index_count == ref->index_count);
     if (g->vertex_count != ref->vertex_count || g->index_count != ref->index_count) {
-        fprintf(stderr, "  %s: counts %u/%u, Babylon %u/%u\n", ref->name, g->vertex_count,
-                g->index_count, ref->vertex_count, ref->index_count);
+        fprintf(stderr, "  %s: counts %u/%u, Babylon %u/%u\n", ref->name, g->vertex_count, g->index_count,
+                ref->vertex_count, ref->index_count);
         return;
     }
     CHECK(g->normals && g->uvs && !g->colors && !g->tangents);
@@ -45,8 +42,7 @@ static void check_against(const orr_geometry *g, const bjs_geometry_ref *ref) {
     int bad = 0;
     for (uint32_t i = 0; i < g->index_count; i++) {
         if (g->indices[i] != ref->indices[i] && !bad++)
-            fprintf(stderr, "  %s indices[%u]: got %u, Babylon %u\n", ref->name, i,
-                    g->indices[i], ref->indices[i]);
+            fprintf(stderr, "  %s indices[%u]: got %u, Babylon %u\n", ref->name, i, g->indices[i], ref->indices[i]);
     }
     CHECK(bad == 0);
 }
@@ -58,8 +54,7 @@ static int is_zeroed(const orr_geometry *g) {
 
 /* Builds each builder with all defaults (desc NULL) into gs[6]. */
 enum { N_BUILDERS = 6 };
-static const char *builder_names[N_BUILDERS] = {"box", "sphere", "ground",
-                                                "plane", "cylinder", "torus"};
+static const char *builder_names[N_BUILDERS] = {"box", "sphere", "ground", "plane", "cylinder", "torus"};
 
 static orr_result build_default(int which, const orr_allocator *a, orr_geometry *g) {
     switch (which) {
@@ -191,8 +186,8 @@ static void check_structure(const orr_geometry *g, const char *name) {
         if (!(dot < 0)) bad_winding++;
     }
     if (bad_normal || bad_winding)
-        fprintf(stderr, "  %s: %d non-unit normals, %d of %d triangles wound the wrong way\n",
-                name, bad_normal, bad_winding, triangles);
+        fprintf(stderr, "  %s: %d non-unit normals, %d of %d triangles wound the wrong way\n", name, bad_normal,
+                bad_winding, triangles);
     CHECK(bad_normal == 0);
     CHECK(bad_winding == 0);
     CHECK(triangles > 0);
@@ -207,19 +202,18 @@ TEST(unit_normals_indices_in_range_and_babylon_winding) {
     }
     orr_geometry g;
     CHECK(orr_geometry_build_sphere(
-              &(orr_sphere_desc){.segments = 7, .diameter_x = 1, .diameter_y = 3, .diameter_z = 0.5},
-              NULL, &g) == ORR_OK);
+              &(orr_sphere_desc){.segments = 7, .diameter_x = 1, .diameter_y = 3, .diameter_z = 0.5}, NULL, &g) ==
+          ORR_OK);
     check_structure(&g, "ellipsoid");
     orr_geometry_free(&g);
-    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.diameter_top = 0.25,
-                                                           .diameter_bottom = 2,
-                                                           .subdivisions = 3, .tessellation = 9},
-                                      NULL, &g) == ORR_OK);
+    CHECK(orr_geometry_build_cylinder(
+              &(orr_cylinder_desc){.diameter_top = 0.25, .diameter_bottom = 2, .subdivisions = 3, .tessellation = 9},
+              NULL, &g) == ORR_OK);
     check_structure(&g, "cone");
     orr_geometry_free(&g);
-    CHECK(orr_geometry_build_ground(&(orr_ground_desc){.width = 5, .height = 2,
-                                                       .subdivisions_x = 4, .subdivisions_y = 7},
-                                    NULL, &g) == ORR_OK);
+    CHECK(
+        orr_geometry_build_ground(&(orr_ground_desc){.width = 5, .height = 2, .subdivisions_x = 4, .subdivisions_y = 7},
+                                  NULL, &g) == ORR_OK);
     check_structure(&g, "ground 4x7");
     CHECK(g.vertex_count == 5 * 8 && g.index_count == 6 * 4 * 7);
     orr_geometry_free(&g);
@@ -239,8 +233,7 @@ TEST(per_axis_overrides_and_bounds) {
     CHECK_NEAR(b.max.z, 1, 1e-12);
     orr_geometry_free(&g);
 
-    CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.diameter = 2, .diameter_y = 6}, NULL,
-                                    &g) == ORR_OK);
+    CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.diameter = 2, .diameter_y = 6}, NULL, &g) == ORR_OK);
     b = orr_geometry_bounds(&g);
     CHECK_NEAR(b.max.y, 3, 1e-6);
     CHECK_NEAR(b.min.y, -3, 1e-6);
@@ -248,8 +241,7 @@ TEST(per_axis_overrides_and_bounds) {
     CHECK_NEAR(b.min.z, -1, 1e-5);
     orr_geometry_free(&g);
 
-    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.height = 5, .diameter = 3}, NULL,
-                                      &g) == ORR_OK);
+    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.height = 5, .diameter = 3}, NULL, &g) == ORR_OK);
     b = orr_geometry_bounds(&g);
     CHECK_NEAR(b.min.y, -2.5, 1e-6);
     CHECK_NEAR(b.max.y, 2.5, 1e-6);
@@ -265,9 +257,8 @@ TEST(per_axis_overrides_and_bounds) {
     orr_geometry_free(&g);
 
     /* Torus: outer radius diameter/2 + thickness/2, tube half height thickness/2. */
-    CHECK(orr_geometry_build_torus(&(orr_torus_desc){.diameter = 2, .thickness = 0.5,
-                                                     .tessellation = 32},
-                                   NULL, &g) == ORR_OK);
+    CHECK(orr_geometry_build_torus(&(orr_torus_desc){.diameter = 2, .thickness = 0.5, .tessellation = 32}, NULL, &g) ==
+          ORR_OK);
     b = orr_geometry_bounds(&g);
     CHECK_NEAR(b.max.x, 1.25, 1e-6);
     CHECK_NEAR(b.max.y, 0.25, 1e-6);
@@ -289,8 +280,7 @@ TEST(minimum_options_accepted) {
     CHECK(orr_geometry_build_torus(&(orr_torus_desc){.tessellation = 1}, NULL, &g) == ORR_OK);
     CHECK(g.vertex_count == 4 && orr_geometry_validate(&g) == ORR_OK);
     orr_geometry_free(&g);
-    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.tessellation = 1, .no_caps = 1}, NULL,
-                                      &g) == ORR_OK);
+    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.tessellation = 1, .no_caps = 1}, NULL, &g) == ORR_OK);
     CHECK(g.vertex_count == 4 && g.index_count == 6);
     orr_geometry_free(&g);
 }
@@ -332,11 +322,11 @@ static orr_geometry garbage(void) {
 TEST(invalid_options_rejected_with_out_zeroed) {
     const double nan = NAN, inf = INFINITY;
     orr_geometry g;
-#define REJECT(call)                                                                 \
-    do {                                                                             \
-        g = garbage();                                                               \
-        CHECK((call) == ORR_ERROR_INVALID_ARGUMENT);                                 \
-        CHECK(is_zeroed(&g));                                                        \
+#define REJECT(call)                                 \
+    do {                                             \
+        g = garbage();                               \
+        CHECK((call) == ORR_ERROR_INVALID_ARGUMENT); \
+        CHECK(is_zeroed(&g));                        \
     } while (0)
     REJECT(orr_geometry_build_box(&(orr_box_desc){.size = -1}, NULL, &g));
     REJECT(orr_geometry_build_box(&(orr_box_desc){.width = nan}, NULL, &g));
@@ -356,8 +346,8 @@ TEST(invalid_options_rejected_with_out_zeroed) {
     REJECT(orr_geometry_build_cylinder(&(orr_cylinder_desc){.diameter_top = nan}, NULL, &g));
     REJECT(orr_geometry_build_cylinder(&(orr_cylinder_desc){.tessellation = -6}, NULL, &g));
     REJECT(orr_geometry_build_cylinder(&(orr_cylinder_desc){.subdivisions = -1}, NULL, &g));
-    REJECT(orr_geometry_build_cylinder(
-               &(orr_cylinder_desc){.tessellation = INT32_MAX, .subdivisions = INT32_MAX}, NULL, &g));
+    REJECT(orr_geometry_build_cylinder(&(orr_cylinder_desc){.tessellation = INT32_MAX, .subdivisions = INT32_MAX}, NULL,
+                                       &g));
     REJECT(orr_geometry_build_torus(&(orr_torus_desc){.thickness = -0.1}, NULL, &g));
     REJECT(orr_geometry_build_torus(&(orr_torus_desc){.tessellation = -16}, NULL, &g));
     REJECT(orr_geometry_build_torus(&(orr_torus_desc){.tessellation = 4096}, NULL, &g));
@@ -367,8 +357,7 @@ TEST(invalid_options_rejected_with_out_zeroed) {
      * gigabyte on it. */
     counting c = {.fail_at = 1};
     orr_allocator a = {c_alloc, c_realloc, c_free, &c};
-    CHECK(orr_geometry_build_torus(&(orr_torus_desc){.tessellation = 4095}, &a, &g) ==
-          ORR_ERROR_OUT_OF_HOST_MEMORY);
+    CHECK(orr_geometry_build_torus(&(orr_torus_desc){.tessellation = 4095}, &a, &g) == ORR_ERROR_OUT_OF_HOST_MEMORY);
     CHECK(c.allocs == 1 && c.live == 0 && is_zeroed(&g));
     CHECK(orr_geometry_build_box(NULL, NULL, NULL) == ORR_ERROR_INVALID_ARGUMENT);
 }
@@ -396,7 +385,7 @@ TEST(allocator_failure_cleans_up) {
             orr_geometry g = garbage();
             CHECK(build_default(b, &a, &g) == ORR_ERROR_OUT_OF_HOST_MEMORY);
             CHECK(is_zeroed(&g));
-            CHECK(c.live == 0); /* nothing leaked */
+            CHECK(c.live == 0);         /* nothing leaked */
             CHECK(c.allocs == fail_at); /* stops at the first failure */
         }
     }

@@ -356,8 +356,7 @@ TEST(mat4_inverse_singular_fails) {
 TEST(mat4_compose_is_trs) {
     orr_dvec3 s = v3(2, 3, -4), t = v3(5, 6, 7);
     orr_dquat r = sample_q[1];
-    orr_dmat4 trs = orr_dmat4_mul(orr_dmat4_translation(t),
-                                  orr_dmat4_mul(orr_dquat_to_dmat4(r), orr_dmat4_scaling(s)));
+    orr_dmat4 trs = orr_dmat4_mul(orr_dmat4_translation(t), orr_dmat4_mul(orr_dquat_to_dmat4(r), orr_dmat4_scaling(s)));
     orr_dmat4 c = orr_dmat4_compose(s, r, t);
     CHECK(mat_diff(c, trs) < 1e-15);
     /* Scale applies first: a point on +X lands at t + R·(2, 0, 0). */
@@ -375,7 +374,7 @@ TEST(mat4_decompose_round_trip) {
             orr_dquat r2;
             CHECK(orr_dmat4_decompose(m, &s2, &r2, &t2));
             CHECK(vec_diff(t2, t) == 0.0);
-            CHECK(s2.y > 0.0 && s2.z > 0.0);             /* sign only ever on x */
+            CHECK(s2.y > 0.0 && s2.z > 0.0); /* sign only ever on x */
             CHECK((s2.x < 0.0) == (orr_dmat4_determinant(m) < 0.0));
             CHECK(mat_diff(orr_dmat4_compose(s2, r2, t2), m) < 1e-9);
             CHECK_NEAR(r2.x * r2.x + r2.y * r2.y + r2.z * r2.z + r2.w * r2.w, 1.0, 1e-14);
@@ -460,7 +459,7 @@ TEST(look_at_is_inverse_of_camera_basis) {
         CHECK_NEAR(orr_dvec3_dot(x, y), 0.0, EPS);
         CHECK_NEAR(orr_dvec3_dot(y, z), 0.0, EPS);
         CHECK_NEAR(orr_dvec3_dot(orr_dvec3_cross(x, y), z), 1.0, EPS); /* x × y = z by construction */
-        CHECK(orr_dvec3_dot(y, up) > 0.0);                              /* up stays up */
+        CHECK(orr_dvec3_dot(y, up) > 0.0);                             /* up stays up */
         orr_dvec3 fwd = orr_dvec3_normalize(orr_dvec3_sub(target, eye));
         CHECK_NEAR(orr_dvec3_dot(z, fwd), h ? -1.0 : 1.0, EPS);
         orr_dmat4 inv;
@@ -515,7 +514,7 @@ TEST(perspective_reverse_z_lh) {
     CHECK(depth(p, 2000.0) < 0.0); /* beyond far: clipped */
     CHECK(depth(p, 0.05) > 1.0);   /* before near: clipped */
     orr_dvec4 c = orr_dmat4_transform_vec4(p, (orr_dvec4){2, 1, 1, 1});
-    CHECK(c.w == 1.0); /* w' = +z */
+    CHECK(c.w == 1.0);               /* w' = +z */
     CHECK_NEAR(c.x / c.w, 1.0, EPS); /* x · f/aspect, f = 1 at 90° */
     CHECK_NEAR(c.y / c.w, 1.0, EPS); /* y not flipped */
 }
@@ -625,11 +624,11 @@ TEST(frustum_rh) {
 TEST(frustum_box) {
     orr_frustum f = test_frustum(v3(0, 0, 0));
     CHECK(orr_frustum_test_box(&f, (orr_dbox){{-1, -1, 9}, {1, 1, 11}}));
-    CHECK(orr_frustum_test_box(&f, (orr_dbox){{-1, -1, 90}, {1, 1, 110}}));  /* straddles far */
+    CHECK(orr_frustum_test_box(&f, (orr_dbox){{-1, -1, 90}, {1, 1, 110}}));   /* straddles far */
     CHECK(!orr_frustum_test_box(&f, (orr_dbox){{-1, -1, 101}, {1, 1, 110}})); /* beyond far */
     CHECK(!orr_frustum_test_box(&f, (orr_dbox){{-30, -1, 9}, {-12, 1, 11}})); /* left of x = −z */
     CHECK(orr_frustum_test_box(&f, (orr_dbox){{-30, -1, 9}, {-9, 1, 11}}));   /* corner (−9,·,11) inside */
-    CHECK(orr_frustum_test_box(&f, (orr_dbox){{-5, -5, 0}, {5, 5, 1}}));     /* touches near */
+    CHECK(orr_frustum_test_box(&f, (orr_dbox){{-5, -5, 0}, {5, 5, 1}}));      /* touches near */
     CHECK(!orr_frustum_test_box(&f, (orr_dbox){{-5, -5, 0}, {5, 5, 0.999}}));
     CHECK(!orr_frustum_test_box(&f, orr_dbox_empty()));
 }

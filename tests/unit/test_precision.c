@@ -18,7 +18,9 @@
 
 typedef __float128 q;
 
-typedef struct errors { double plain, rel64, cells; } errors;
+typedef struct errors {
+    double plain, rel64, cells;
+} errors;
 
 /* View space z of the vertex (the camera looks along +X, left-handed: view z = world x − eye x). */
 static errors experiment(double D) {
@@ -52,8 +54,8 @@ static errors experiment(double D) {
 TEST(article_experiment_at_500km) {
     errors e = experiment(500000.0);
     printf("D = 5e5: plain float32 %.3g m, float64 eye-relative %.3g m, cells %.3g m\n", e.plain, e.rel64, e.cells);
-    CHECK(e.rel64 < 1e-8);                     /* the article: 2.4e-9 m */
-    CHECK(e.plain > 2e-3 && e.plain < 3e-3);   /* the article: 2.5 mm (view z −0.0625) */
+    CHECK(e.rel64 < 1e-8);                   /* the article: 2.4e-9 m */
+    CHECK(e.plain > 2e-3 && e.plain < 3e-3); /* the article: 2.5 mm (view z −0.0625) */
 }
 
 TEST(cells_hold_a_micrometre_at_1e15) {

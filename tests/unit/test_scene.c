@@ -59,7 +59,8 @@ static void check_vec(orr_dvec3 a, orr_dvec3 b, double tol) {
  * a rotation of the wrong sign would give (1,2,5). */
 TEST(world_is_t_r_s_in_babylon_order) {
     orr_scene *s = new_scene();
-    orr_node n = orr_node_create(s, &(orr_node_desc){.position = {1, 2, 3}, .rotation = {0, PI / 2, 0}, .scaling = {2, 1, 1}});
+    orr_node n =
+        orr_node_create(s, &(orr_node_desc){.position = {1, 2, 3}, .rotation = {0, PI / 2, 0}, .scaling = {2, 1, 1}});
     orr_dmat4 w = orr_node_get_world_matrix(s, n);
     check_vec(orr_dmat4_transform_point(w, (orr_dvec3){1, 0, 0}), (orr_dvec3){1, 2, 1}, 1e-12);
     check_vec(orr_dmat4_transform_point(w, (orr_dvec3){0, 0, 1}), (orr_dvec3){2, 2, 3}, 1e-12);
@@ -70,13 +71,15 @@ TEST(world_is_t_r_s_in_babylon_order) {
     CHECK(w.m[12] == 1 && w.m[13] == 2 && w.m[14] == 3); /* Babylon layout: translation in m[12..14] */
     /* A rotation quaternion wins over the Euler rotation once set. */
     orr_node_set_rotation_quaternion(s, n, orr_dquat_identity());
-    check_vec(orr_dmat4_transform_point(orr_node_get_world_matrix(s, n), (orr_dvec3){1, 0, 0}), (orr_dvec3){3, 2, 3}, 1e-12);
+    check_vec(orr_dmat4_transform_point(orr_node_get_world_matrix(s, n), (orr_dvec3){1, 0, 0}), (orr_dvec3){3, 2, 3},
+              1e-12);
     orr_scene_destroy(s);
 }
 
 TEST(world_is_parent_times_local) {
     orr_scene *s = new_scene();
-    orr_node p = orr_node_create(s, &(orr_node_desc){.position = {10, 0, 0}, .rotation = {0, 0, PI / 2}, .scaling = {2, 2, 2}});
+    orr_node p =
+        orr_node_create(s, &(orr_node_desc){.position = {10, 0, 0}, .rotation = {0, 0, PI / 2}, .scaling = {2, 2, 2}});
     orr_node c = orr_node_create(s, &(orr_node_desc){.position = {1, 0, 0}, .parent = p});
     CHECK(orr_node_get_parent(s, c).id == p.id);
     check_mat(orr_node_get_world_matrix(s, c),
@@ -154,13 +157,13 @@ TEST(world_versions_bump_on_change_and_only_then) {
     uint64_t vr = orr_node_get_world_version(s, root);
     orr_node_set_position(s, leaf, (orr_dvec3){0, 1, 0});
     CHECK(orr_node_get_world_version(s, root) == vr); /* a child does not move its parent */
-#define BUMPS(stmt)                                           \
-    do {                                                      \
-        stmt;                                                 \
-        uint64_t nv = orr_node_get_world_version(s, leaf);    \
-        CHECK(nv != v);                                       \
-        v = nv;                                               \
-        CHECK(orr_node_get_world_version(s, leaf) == v);      \
+#define BUMPS(stmt)                                        \
+    do {                                                   \
+        stmt;                                              \
+        uint64_t nv = orr_node_get_world_version(s, leaf); \
+        CHECK(nv != v);                                    \
+        v = nv;                                            \
+        CHECK(orr_node_get_world_version(s, leaf) == v);   \
     } while (0)
     CHECK(orr_node_get_world_version(s, leaf) != v); /* the leaf itself */
     v = orr_node_get_world_version(s, leaf);
@@ -168,9 +171,9 @@ TEST(world_versions_bump_on_change_and_only_then) {
     BUMPS(orr_node_set_rotation(s, leaf, (orr_dvec3){0.1, 0, 0}));
     BUMPS(orr_node_set_scaling(s, leaf, (orr_dvec3){2, 2, 2}));
     BUMPS(orr_node_set_rotation_quaternion(s, leaf, orr_dquat_from_axis_angle((orr_dvec3){0, 1, 0}, 0.3)));
-    BUMPS(orr_node_set_position(s, mid, (orr_dvec3){0, 0, 3}));  /* parent */
-    BUMPS(orr_node_set_scaling(s, root, (orr_dvec3){1, 3, 1}));  /* grandparent */
-    BUMPS(orr_node_set_parent(s, leaf, other));                  /* reparent */
+    BUMPS(orr_node_set_position(s, mid, (orr_dvec3){0, 0, 3})); /* parent */
+    BUMPS(orr_node_set_scaling(s, root, (orr_dvec3){1, 3, 1})); /* grandparent */
+    BUMPS(orr_node_set_parent(s, leaf, other));                 /* reparent */
 #undef BUMPS
     orr_scene_destroy(s);
 }
@@ -212,7 +215,8 @@ TEST(arc_rotate_position_formula) {
     orr_scene *s = new_scene();
     double a = 0.4, b = 1.2, r = 20;
     orr_dvec3 t = {-10, 0, 0};
-    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = a, .beta = b, .radius = r, .target = t});
+    orr_camera cam =
+        orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = a, .beta = b, .radius = r, .target = t});
     orr_dvec3 p = orr_camera_get_position(s, cam);
     check_vec(p, (orr_dvec3){t.x + r * cos(a) * sin(b), t.y + r * cos(b), t.z + r * sin(a) * sin(b)}, 1e-12);
     /* The value Babylon.js 9.35 computed for the same camera (lite3.json). */
@@ -225,8 +229,9 @@ TEST(arc_rotate_position_formula) {
 
 TEST(arc_rotate_limits_clamp) {
     orr_scene *s = new_scene();
-    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = 0, .beta = 1, .radius = 20, .upper_radius_limit = 8, .lower_radius_limit = 2});
+    orr_camera cam = orr_camera_create_arc_rotate(
+        s,
+        &(orr_arc_rotate_desc){.alpha = 0, .beta = 1, .radius = 20, .upper_radius_limit = 8, .lower_radius_limit = 2});
     double a, b, r;
     orr_camera_get_arc(s, cam, &a, &b, &r);
     CHECK_NEAR(r, 8, 0); /* clamped at creation */
@@ -248,8 +253,12 @@ TEST(arc_rotate_limits_clamp) {
     orr_camera_set_arc(s, cam, 10, 1, 5);
     orr_camera_get_arc(s, cam, &a, &b, &r);
     CHECK_NEAR(a, 10, 0);
-    orr_camera lim = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){
-        .alpha = 10, .beta = 1, .radius = 5, .lower_alpha_limit = -1, .upper_alpha_limit = 1, .alpha_limits_set = true});
+    orr_camera lim = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 10,
+                                                                            .beta = 1,
+                                                                            .radius = 5,
+                                                                            .lower_alpha_limit = -1,
+                                                                            .upper_alpha_limit = 1,
+                                                                            .alpha_limits_set = true});
     orr_camera_get_arc(s, lim, &a, &b, &r);
     CHECK_NEAR(a, 1, 0);
     orr_scene_destroy(s);
@@ -296,8 +305,9 @@ TEST(light_defaults_are_babylon) {
     orr_light h = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC});
     check_vec(orr_light_get(s, h).direction, (orr_dvec3){0, 1, 0}, 0);
     /* Explicit zero / black is honoured when flagged (control for the defaults). */
-    orr_light z = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .intensity_set = true,
-                                                        .diffuse_set = true, .specular = {0, 0.5, 0}});
+    orr_light z = orr_light_create(
+        s, &(orr_light_desc){
+               .type = ORR_LIGHT_DIRECTIONAL, .intensity_set = true, .diffuse_set = true, .specular = {0, 0.5, 0}});
     d = orr_light_get(s, z);
     CHECK_NEAR(d.intensity, 0, 0);
     CHECK(d.diffuse.r == 0 && d.diffuse.g == 0 && d.diffuse.b == 0);
