@@ -19,7 +19,7 @@ layout(location = 1) in vec3 v_normal;
 #ifndef ORR_LEAN
 layout(location = 2) in vec2 v_uv;
 #endif
-#if !defined(ORR_LEAN) || defined(ORR_INSTANCED)
+#if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))
 layout(location = 3) in vec4 v_color;
 #endif
 layout(location = 0) out vec4 out_color;
@@ -77,7 +77,7 @@ void main() {
         if ((flags & ORRI_FLAG_TEXTURE_ALPHA) != 0u) alpha *= base.a;
     }
 #endif
-#if !defined(ORR_LEAN) || defined(ORR_INSTANCED)
+#if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))
     if ((flags & ORRI_FLAG_VERTEX_COLOR) != 0u) {
         base.rgb *= v_color.rgb;
         alpha *= v_color.a;

@@ -22,7 +22,9 @@ layout(location = 4) in vec4 world0;
 layout(location = 5) in vec4 world1;
 layout(location = 6) in vec4 world2;
 layout(location = 7) in vec4 world3;
-layout(location = 8) in vec4 instanceColor;
+#ifndef ORR_NO_ICOLOR
+layout(location = 8) in vec4 instanceColor; /* ORR_NO_ICOLOR: the mesh has no instance colours */
+#endif
 #endif
 
 layout(location = 0) out vec3 v_position;
@@ -30,7 +32,7 @@ layout(location = 1) out vec3 v_normal;
 #ifndef ORR_LEAN
 layout(location = 2) out vec2 v_uv;
 #endif
-#if !defined(ORR_LEAN) || defined(ORR_INSTANCED)
+#if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))
 layout(location = 3) out vec4 v_color;
 #endif
 
@@ -52,7 +54,9 @@ void main() {
     float det = dot(m[0], cof[0]);
     vec3 normal_w = on * ((det < 0.0 ? -1.0 : 1.0) * (cof * in_normal));
 #ifdef ORR_LEAN
+#ifndef ORR_NO_ICOLOR
     vec4 color = instanceColor;
+#endif
 #else
     vec4 color = in_color * instanceColor;
 #endif
@@ -68,7 +72,7 @@ void main() {
 #ifndef ORR_LEAN
     v_uv = in_uv;
 #endif
-#if !defined(ORR_LEAN) || defined(ORR_INSTANCED)
+#if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))
     v_color = color;
 #endif
     gl_Position = scene.view_projection * world_pos;

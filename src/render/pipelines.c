@@ -19,6 +19,8 @@ extern const uint32_t orri_spv_standard_lean_vert[], orri_spv_standard_lean_frag
     orri_spv_standard_lean_instanced_vert[], orri_spv_standard_lean_instanced_frag[];
 extern const size_t orri_spv_standard_lean_vert_size, orri_spv_standard_lean_frag_size,
     orri_spv_standard_lean_instanced_vert_size, orri_spv_standard_lean_instanced_frag_size;
+extern const uint32_t orri_spv_standard_lean_instanced_nc_vert[], orri_spv_standard_lean_instanced_nc_frag[];
+extern const size_t orri_spv_standard_lean_instanced_nc_vert_size, orri_spv_standard_lean_instanced_nc_frag_size;
 extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[];
 extern const size_t orri_spv_cull_comp_size, orri_spv_cull_planet_comp_size;
 
@@ -123,6 +125,8 @@ orr_result orri_pipelines_init(orr_engine *e) {
     LEAN(standard_lean_frag, std_lean_frag);
     LEAN(standard_lean_instanced_vert, std_lean_inst_vert);
     LEAN(standard_lean_instanced_frag, std_lean_inst_frag);
+    LEAN(standard_lean_instanced_nc_vert, std_lean_inst_nc_vert);
+    LEAN(standard_lean_instanced_nc_frag, std_lean_inst_nc_frag);
 #undef LEAN
     if (r == ORR_OK) r = cull_pipeline(e);
     return r;
@@ -135,8 +139,9 @@ void orri_pipelines_deinit(orr_engine *e) {
     if (e->std_vert) vkDestroyShaderModule(d, e->std_vert, NULL);
     if (e->std_frag) vkDestroyShaderModule(d, e->std_frag, NULL);
     if (e->std_inst_vert) vkDestroyShaderModule(d, e->std_inst_vert, NULL);
-    VkShaderModule lean[] = {e->std_lean_vert, e->std_lean_frag, e->std_lean_inst_vert, e->std_lean_inst_frag};
-    for (int i = 0; i < 4; i++)
+    VkShaderModule lean[] = {e->std_lean_vert,      e->std_lean_frag,         e->std_lean_inst_vert,
+                             e->std_lean_inst_frag, e->std_lean_inst_nc_vert, e->std_lean_inst_nc_frag};
+    for (int i = 0; i < 6; i++)
         if (lean[i]) vkDestroyShaderModule(d, lean[i], NULL);
     if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
     if (e->cull_planet_pipeline) vkDestroyPipeline(d, e->cull_planet_pipeline, NULL);
@@ -280,17 +285,22 @@ VkFrontFace orri_front_face(bool mirrored) {
     return ccw ? VK_FRONT_FACE_COUNTER_CLOCKWISE : VK_FRONT_FACE_CLOCKWISE;
 }
 
-orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, VkPipeline *out) {
-    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (lean ? 8u : 0u);
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, bool no_icolor,
+                             VkPipeline *out) {
+    no_icolor = no_icolor && lean && instanced;
+    uint32_t key =
+        (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (lean ? 8u : 0u) | (no_icolor ? 16u : 0u);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++)
         if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
+    VkShaderModule lean_inst_vert = no_icolor ? e->std_lean_inst_nc_vert : e->std_lean_inst_vert;
+    VkShaderModule lean_inst_frag = no_icolor ? e->std_lean_inst_nc_frag : e->std_lean_inst_frag;
     VkShaderModule vert =
-        lean ? (instanced ? e->std_lean_inst_vert : e->std_lean_vert) : (instanced ? e->std_inst_vert : e->std_vert);
-    VkShaderModule frag = lean ? (instanced ? e->std_lean_inst_frag : e->std_lean_frag) : e->std_frag;
+        lean ? (instanced ? lean_inst_vert : e->std_lean_vert) : (instanced ? e->std_inst_vert : e->std_vert);
+    VkShaderModule frag = lean ? (instanced ? lean_inst_frag : e->std_lean_frag) : e->std_frag;
     pipeline_desc p = {
-        vert,  frag,  e->std_layout,
-        cull,  blend, instanced,
-        false, lean,  instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
+        vert,      frag,  e->std_layout,
+        cull,      blend, instanced,
+        no_icolor, lean,  instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
     orr_result r = build_pipeline(e, &p, out);
     if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
     return r;

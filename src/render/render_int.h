@@ -60,9 +60,10 @@ struct orr_engine {
     VkDescriptorSetLayout scene_set_layout, texture_set_layout, sys_set_layout;
     VkPipelineLayout std_layout;
     VkShaderModule std_vert, std_frag;
-    orri_std_variant std_pipelines[16];
+    orri_std_variant std_pipelines[32]; /* one per key (5 bits) */
     VkShaderModule std_inst_vert;
     VkShaderModule std_lean_vert, std_lean_frag, std_lean_inst_vert, std_lean_inst_frag; /* no UV / vertex colour */
+    VkShaderModule std_lean_inst_nc_vert, std_lean_inst_nc_frag; /* ... and no instance colour */
     VkDescriptorSetLayout cull_set_layout;
     VkPipelineLayout cull_layout;
     VkPipeline cull_pipeline, cull_planet_pipeline;
@@ -220,7 +221,8 @@ void orri_timing_write(orr_engine *e, VkCommandBuffer cmd, uint32_t index, VkPip
 orr_result orri_pipelines_init(orr_engine *e);
 void orri_pipelines_deinit(orr_engine *e);
 /* lean: the material has no diffuse texture and the mesh no vertex colours. */
-orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, VkPipeline *out);
+orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, bool no_icolor,
+                             VkPipeline *out);
 VkFrontFace orri_front_face(bool mirrored);
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
                                 orri_shader_gpu **out);

@@ -260,8 +260,9 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
         d.transparent = sm->alpha < 1.0 || (tex && tex->has_alpha);
         bool lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
-        orr_result r =
-            orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, d.thin != NULL, lean, &d.pipeline);
+        bool no_icolor = t && !t->colors;               /* white instances: no colour attribute or interpolant */
+        orr_result r = orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, d.thin != NULL, lean, no_icolor,
+                                         &d.pipeline);
         if (r != ORR_OK) return r;
         d.layout = e->std_layout;
         d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
