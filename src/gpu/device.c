@@ -294,7 +294,8 @@ static orr_result create_frames(orri_gpu *gpu) {
         orri_gpu_name(gpu, VK_OBJECT_TYPE_COMMAND_POOL, (uint64_t)f->cmd_pool, "frame %u pool", i);
         orri_gpu_name(gpu, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)f->cmd, "frame %u primary", i);
         orri_gpu_name(gpu, VK_OBJECT_TYPE_FENCE, (uint64_t)f->fence, "frame %u fence", i);
-        r = orri_buffer_create(gpu, 4u << 20, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "staging", &f->staging);
+        r = orri_buffer_create(gpu, 4u << 20, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               ORRI_MEM_HOST, "staging", &f->staging); /* storage: the instance scatter reads it */
         if (r != ORR_OK) return r;
     }
     return ORR_OK;

@@ -222,6 +222,8 @@ orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
     orr_result r = orri_frame_begin(&e->gpu, &cmd);
     if (r != ORR_OK) return r;
     timing_collect(e, e->gpu.frame_index);
+    if (e->scatter_pool[e->gpu.frame_index])
+        vkResetDescriptorPool(e->gpu.device, e->scatter_pool[e->gpu.frame_index], 0);
     r = orri_render_scene(e, s, cmd);
     if (r != ORR_OK) {
         /* Close and submit nothing: end the buffer so the slot can be reused. */

@@ -92,9 +92,57 @@ orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_inst
     return ORR_OK;
 }
 
+/* Many scattered ranges: pack the dirty rows and their destination indices in
+ * the staging ring and let shaders/scatter.comp write them in place (one
+ * thread per row). Returns false when no descriptor set was available (the
+ * caller then copies region by region). */
+#define ORRI_SCATTER_MIN_RANGES 64u
+static bool scatter_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances *t, int stream, const uint8_t *src,
+                           uint32_t stride, uint64_t rows, VkCommandBuffer cmd, orr_result *r) {
+    orri_gpu *gpu = &e->gpu;
+    VkDescriptorSet set;
+    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                      .descriptorPool = e->scatter_pool[gpu->frame_index],
+                                      .descriptorSetCount = 1,
+                                      .pSetLayouts = &e->scatter_set_layout};
+    if (vkAllocateDescriptorSets(gpu->device, &ai, &set) != VK_SUCCESS) return false;
+    VkDeviceSize data = rows * stride, idx = (rows * 4 + 15) & ~(VkDeviceSize)15, off;
+    void *ptr;
+    *r = orri_staging_alloc(gpu, data + idx, &off, &ptr);
+    if (*r != ORR_OK) return true;
+    uint8_t *d = ptr;
+    uint32_t *ix = (uint32_t *)(d + data);
+    uint32_t cursor = 0, n = 0;
+    orri_thin_range range;
+    while (orri_thin_dirty_next(t, stream, &cursor, &range))
+        for (uint32_t row = range.begin; row < range.end; row++, n++) {
+            memcpy(d + (size_t)n * stride, src + (size_t)row * stride, stride);
+            ix[n] = row;
+        }
+    VkBuffer staging = gpu->frames[gpu->frame_index].staging.buffer;
+    VkDescriptorBufferInfo b[3] = {
+        {staging, 0, VK_WHOLE_SIZE}, {staging, 0, VK_WHOLE_SIZE}, {dst->buffer, 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet w[3];
+    for (uint32_t k = 0; k < 3; k++)
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = set,
+                                      .dstBinding = k,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &b[k]};
+    vkUpdateDescriptorSets(gpu->device, 3, w, 0, NULL);
+    uint32_t push[4] = {(uint32_t)rows, stride / 16, (uint32_t)(off / 16), (uint32_t)((off + data) / 4)};
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->scatter_pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->scatter_layout, 0, 1, &set, 0, NULL);
+    vkCmdPushConstants(cmd, e->scatter_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    vkCmdDispatch(cmd, (uint32_t)((rows + 63) / 64), 1, 1);
+    return true;
+}
+
 /* All dirty ranges of one stream go through one staging allocation and one
  * vkCmdCopyBuffer with a region per range: scattered updates (1 % of a
- * million instances) cost one command, not one per range. */
+ * million instances) cost one command, not one per range; past
+ * ORRI_SCATTER_MIN_RANGES ranges a compute scatter replaces the copy. */
 static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances *t, int stream,
                                 VkCommandBuffer cmd, uint64_t *bytes) {
     const uint8_t *src = (const uint8_t *)(stream == ORRI_THIN_MATRICES ? t->matrices : t->colors);
@@ -107,6 +155,14 @@ static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_insta
         total += (VkDeviceSize)(range.end - range.begin) * stride;
     }
     orr_result r = ORR_OK;
+    if (nranges >= ORRI_SCATTER_MIN_RANGES && cmd && (total / stride) < UINT32_MAX / 4 &&
+        scatter_stream(e, dst, t, stream, src, stride, total / stride, cmd, &r)) {
+        if (r != ORR_OK) return r;
+        e->gpu.bytes_uploaded += total;
+        e->gpu.bytes_uploaded_total += total;
+        *bytes += total;
+        nranges = 0; /* done */
+    }
     if (nranges) {
         VkBufferCopy *regions = orri_alloc(&e->base.ctx.allocator, nranges * sizeof *regions);
         VkDeviceSize staged = 0;

@@ -21,7 +21,8 @@ extern const size_t orri_spv_standard_lean_vert_size, orri_spv_standard_lean_fra
     orri_spv_standard_lean_instanced_vert_size, orri_spv_standard_lean_instanced_frag_size;
 extern const uint32_t orri_spv_standard_lean_instanced_nc_vert[], orri_spv_standard_lean_instanced_nc_frag[];
 extern const size_t orri_spv_standard_lean_instanced_nc_vert_size, orri_spv_standard_lean_instanced_nc_frag_size;
-extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[];
+extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[], orri_spv_scatter_comp[];
+extern const size_t orri_spv_scatter_comp_size;
 extern const size_t orri_spv_cull_comp_size, orri_spv_cull_planet_comp_size;
 
 static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label,
@@ -43,8 +44,8 @@ static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *
     return r;
 }
 
-static orr_result compute_pipeline(orr_engine *e, const uint32_t *code, size_t size, const char *label,
-                                   VkPipeline *out) {
+static orr_result compute_pipeline(orr_engine *e, VkPipelineLayout layout, const uint32_t *code, size_t size,
+                                   const char *label, VkPipeline *out) {
     VkShaderModule mod = VK_NULL_HANDLE;
     orr_result r = make_module(&e->gpu, code, size, label, &mod);
     if (r == ORR_OK) {
@@ -54,7 +55,7 @@ static orr_result compute_pipeline(orr_engine *e, const uint32_t *code, size_t s
                       .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                       .module = mod,
                       .pName = "main"},
-            .layout = e->cull_layout,
+            .layout = layout,
         };
         r = orri_vk_check(&e->gpu, vkCreateComputePipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
                           "compute pipeline");
@@ -80,11 +81,40 @@ static orr_result cull_pipeline(orr_engine *e) {
                                      .pSetLayouts = &e->cull_set_layout};
     r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->cull_layout), "cull pipeline layout");
     if (r == ORR_OK)
-        r = compute_pipeline(e, orri_spv_cull_comp, orri_spv_cull_comp_size, "thin-instance culling",
+        r = compute_pipeline(e, e->cull_layout, orri_spv_cull_comp, orri_spv_cull_comp_size, "thin-instance culling",
                              &e->cull_pipeline);
     if (r == ORR_OK)
-        r = compute_pipeline(e, orri_spv_cull_planet_comp, orri_spv_cull_planet_comp_size, "planetary instance culling",
-                             &e->cull_planet_pipeline);
+        r = compute_pipeline(e, e->cull_layout, orri_spv_cull_planet_comp, orri_spv_cull_planet_comp_size,
+                             "planetary instance culling", &e->cull_planet_pipeline);
+    return r;
+}
+
+/* The dirty-row scatter (shaders/scatter.comp) and one descriptor pool per
+ * frame slot for its sets, reset when the slot is reused. */
+static orr_result scatter_pipeline(orr_engine *e) {
+    orri_gpu *gpu = &e->gpu;
+    VkDescriptorSetLayoutBinding b[3];
+    for (uint32_t i = 0; i < 3; i++)
+        b[i] =
+            (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    orr_result r = set_layout(gpu, b, 3, "scatter set layout", &e->scatter_set_layout);
+    if (r != ORR_OK) return r;
+    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                     .setLayoutCount = 1,
+                                     .pSetLayouts = &e->scatter_set_layout,
+                                     .pushConstantRangeCount = 1,
+                                     .pPushConstantRanges = &(VkPushConstantRange){VK_SHADER_STAGE_COMPUTE_BIT, 0, 16}};
+    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->scatter_layout), "scatter layout");
+    if (r == ORR_OK)
+        r = compute_pipeline(e, e->scatter_layout, orri_spv_scatter_comp, orri_spv_scatter_comp_size,
+                             "instance row scatter", &e->scatter_pipeline);
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3 * 256};
+    VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                     .maxSets = 256,
+                                     .poolSizeCount = 1,
+                                     .pPoolSizes = &size};
+    for (uint32_t i = 0; r == ORR_OK && i < gpu->frame_count; i++)
+        r = orri_vk_check(gpu, vkCreateDescriptorPool(gpu->device, &pi, NULL, &e->scatter_pool[i]), "scatter pool");
     return r;
 }
 
@@ -129,6 +159,7 @@ orr_result orri_pipelines_init(orr_engine *e) {
     LEAN(standard_lean_instanced_nc_frag, std_lean_inst_nc_frag);
 #undef LEAN
     if (r == ORR_OK) r = cull_pipeline(e);
+    if (r == ORR_OK) r = scatter_pipeline(e);
     return r;
 }
 
@@ -145,6 +176,11 @@ void orri_pipelines_deinit(orr_engine *e) {
         if (lean[i]) vkDestroyShaderModule(d, lean[i], NULL);
     if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
     if (e->cull_planet_pipeline) vkDestroyPipeline(d, e->cull_planet_pipeline, NULL);
+    if (e->scatter_pipeline) vkDestroyPipeline(d, e->scatter_pipeline, NULL);
+    if (e->scatter_layout) vkDestroyPipelineLayout(d, e->scatter_layout, NULL);
+    if (e->scatter_set_layout) vkDestroyDescriptorSetLayout(d, e->scatter_set_layout, NULL);
+    for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++)
+        if (e->scatter_pool[i]) vkDestroyDescriptorPool(d, e->scatter_pool[i], NULL);
     if (e->cull_layout) vkDestroyPipelineLayout(d, e->cull_layout, NULL);
     if (e->cull_set_layout) vkDestroyDescriptorSetLayout(d, e->cull_set_layout, NULL);
     if (e->std_layout) vkDestroyPipelineLayout(d, e->std_layout, NULL);

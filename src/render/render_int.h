@@ -67,6 +67,10 @@ struct orr_engine {
     VkDescriptorSetLayout cull_set_layout;
     VkPipelineLayout cull_layout;
     VkPipeline cull_pipeline, cull_planet_pipeline;
+    VkDescriptorSetLayout scatter_set_layout;
+    VkPipelineLayout scatter_layout;
+    VkPipeline scatter_pipeline;
+    VkDescriptorPool scatter_pool[ORRI_MAX_FRAMES]; /* reset when the frame slot is reused */
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
     VkDescriptorPool texture_pool;

@@ -716,14 +716,17 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale)
             continue;
         if (!barrier) /* earlier frames may still read the stable buffers */
-            orri_memory_barrier(cmd, readers, 0, VK_PIPELINE_STAGE_2_COPY_BIT, 0), barrier = true;
+            orri_memory_barrier(cmd, readers, 0, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                0),
+                barrier = true;
         uint64_t bytes = 0;
         orr_result r = orri_thin_gpu_upload(e, d->thin, t, cmd, &bytes);
         if (r != ORR_OK) return r;
         e->stats.bytes_uploaded_instances += bytes;
     }
     if (barrier)
-        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, readers,
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, readers,
                             VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     if (!culled) return ORR_OK;
     /* Culling: reset each instance count, then one thread per instance. */
