@@ -107,8 +107,9 @@ orr_result orri_staging_alloc(orri_gpu *gpu, VkDeviceSize size, VkDeviceSize *of
         VkDeviceSize cap = f->staging.size * 2;
         while (cap < size) cap *= 2;
         orri_buffer nb;
-        orr_result r = orri_buffer_create(gpu, cap, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                          ORRI_MEM_HOST, "staging", &nb);
+        orr_result r =
+            orri_buffer_create(gpu, cap, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               ORRI_MEM_HOST, "staging", &nb);
         if (r != ORR_OK) return r;
         orri_buffer_destroy_deferred(gpu, &f->staging);
         f->staging = nb;
