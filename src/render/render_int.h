@@ -249,6 +249,10 @@ void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_inst
 orr_result orri_textures_init(orr_engine *e);
 void orri_textures_deinit(orr_engine *e);
 orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
+/* The standard material's descriptor set of a 2D texture (t->set). */
+orr_result orri_texture_make_set(orr_engine *e, orri_texture *t);
+/* Destroys a texture's set, sampler and image (not its pool entry). */
+void orri_texture_release(orr_engine *e, orri_texture *t);
 /* renderer.c */
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd);
 void orri_scene_gpu_release(orr_scene *s);

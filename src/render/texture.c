@@ -95,7 +95,7 @@ static orr_result upload(orr_engine *e, orri_texture *t, const orr_texture_desc 
     return r;
 }
 
-static orr_result make_set(orr_engine *e, orri_texture *t) {
+orr_result orri_texture_make_set(orr_engine *e, orri_texture *t) {
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = e->texture_pool,
                                       .descriptorSetCount = 1,
@@ -115,7 +115,7 @@ static orr_result make_set(orr_engine *e, orri_texture *t) {
     return ORR_OK;
 }
 
-static void release(orr_engine *e, orri_texture *t) {
+void orri_texture_release(orr_engine *e, orri_texture *t) {
     if (t->set) vkFreeDescriptorSets(e->gpu.device, e->texture_pool, 1, &t->set);
     if (t->sampler) vkDestroySampler(e->gpu.device, t->sampler, NULL);
     orri_image_destroy_now(&e->gpu, &t->image);
@@ -157,9 +157,9 @@ orr_result orr_texture_create(orr_engine *e, const orr_texture_desc *d, orr_text
         r = orri_vk_check(&e->gpu, vkCreateSampler(e->gpu.device, &si, NULL, &t->sampler), "vkCreateSampler");
     }
     if (r == ORR_OK) r = upload(e, t, d);
-    if (r == ORR_OK) r = make_set(e, t);
+    if (r == ORR_OK) r = orri_texture_make_set(e, t);
     if (r != ORR_OK) {
-        release(e, t);
+        orri_texture_release(e, t);
         orri_pool_free(&e->textures, id);
         return r;
     }
@@ -198,7 +198,7 @@ void orr_texture_destroy(orr_engine *e, orr_texture texture) {
      * buffers: wait for the GPU, then destroy. Materials still naming the
      * texture fall back to white (their structure changes). */
     vkDeviceWaitIdle(e->gpu.device);
-    release(e, t);
+    orri_texture_release(e, t);
     orri_pool_free(&e->textures, texture.id);
 }
 
@@ -219,6 +219,6 @@ orr_result orri_textures_init(orr_engine *e) {
 
 void orri_textures_deinit(orr_engine *e) {
     for (uint32_t i = 0; i < e->textures.capacity; i++)
-        if (e->textures.live[i]) release(e, orri_pool_at(&e->textures, i));
+        if (e->textures.live[i]) orri_texture_release(e, orri_pool_at(&e->textures, i));
     if (e->texture_pool) vkDestroyDescriptorPool(e->gpu.device, e->texture_pool, NULL);
 }

@@ -163,30 +163,8 @@ static orr_result make_sampler(orr_engine *e, const orr_image_texture_desc *d, b
     return orri_vk_check(&e->gpu, vkCreateSampler(e->gpu.device, &si, NULL, out), "vkCreateSampler");
 }
 
-/* The standard material's set for a 2D texture (as texture.c's make_set). */
-static orr_result std_set(orr_engine *e, orri_texture *t) {
-    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                      .descriptorPool = e->texture_pool,
-                                      .descriptorSetCount = 1,
-                                      .pSetLayouts = &e->texture_set_layout};
-    orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &t->set), "texture set");
-    if (r != ORR_OK) return r;
-    VkWriteDescriptorSet w = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-        .dstSet = t->set,
-        .dstBinding = 0,
-        .descriptorCount = 1,
-        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-        .pImageInfo = &(VkDescriptorImageInfo){t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-    };
-    vkUpdateDescriptorSets(e->gpu.device, 1, &w, 0, NULL);
-    return ORR_OK;
-}
-
 static void release_entry(orr_engine *e, uint32_t id, orri_texture *t) {
-    if (t->set) vkFreeDescriptorSets(e->gpu.device, e->texture_pool, 1, &t->set);
-    if (t->sampler) vkDestroySampler(e->gpu.device, t->sampler, NULL);
-    orri_image_destroy_now(&e->gpu, &t->image);
+    orri_texture_release(e, t);
     orri_pool_free(&e->textures, id);
 }
 
@@ -238,7 +216,7 @@ orr_result orr_texture_create_from_image(orr_engine *e, const orr_image_data *im
     orr_result r = new_entry(e, d, img->width, img->height, cube, mips, format, false, &id, &t);
     if (r != ORR_OK) return r;
     r = upload_levels(e, img, !cube && !d->no_invert_y, &t->image, img->mips);
-    if (r == ORR_OK && !cube) r = std_set(e, t);
+    if (r == ORR_OK && !cube) r = orri_texture_make_set(e, t);
     if (r != ORR_OK) {
         release_entry(e, id, t);
         return r;
