@@ -94,6 +94,26 @@ TEST(parity_lite2_sphere_directional) {
     check_parity(s, "lite2", 0.10);
 }
 
+/* orr-sphere-ground: the Blinn-Phong sphere (specular power 32) on a ground
+ * under one directional light, Babylon.js's default clear colour. */
+TEST(parity_sphere_on_ground_directional) {
+    orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = -PI / 3, .beta = PI / 3, .radius = 8, .target = {0, 0.8, 0}, .near = 0.5, .far = 200});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.5, -1, 0.3}});
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 10, .height = 10, .subdivisions = 1}, NULL, &g);
+    orr_color3 gs = {0.1, 0.1, 0.1}, ss = {1, 1, 1};
+    add_mesh(s, &g, std_mat(s, (orr_color3){0.4, 0.5, 0.4}, &gs, NULL), (orr_dvec3){0, 0, 0}, "ground");
+    orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 2}, NULL, &g);
+    orr_material sm = orr_standard_material_create(
+        s, &(orr_standard_material_desc){
+               .diffuse = {0.8, 0.3, 0.2}, .specular = ss, .specular_set = true, .specular_power = 32});
+    add_mesh(s, &g, sm, (orr_dvec3){0, 1, 0}, "sphere");
+    check_parity(s, "orr-sphere-ground", 0.10);
+}
+
 /* lite15: 4×4 ground, default material, two spot lights (π/2 cone, exponents 10 and 50). */
 TEST(parity_lite15_two_spots) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});

@@ -82,6 +82,15 @@
     ].join('\n'),
   };
 
+  // orr-sphere-ground: the Blinn-Phong sphere on a ground under one directional light (issue 2's first
+  // parity scene). Babylon defaults apply where not set (fov 0.8, scene clear colour (0.2, 0.2, 0.3)).
+  const SPHERE_GROUND = {
+    CAMERA: { type: 'ArcRotateCamera', alpha: -Math.PI / 3, beta: Math.PI / 3, radius: 8, target: [0, 0.8, 0], minZ: 0.5, maxZ: 200 },
+    DIR: { direction: [-0.5, -1, 0.3], diffuse: [1, 1, 1], specular: [1, 1, 1] },
+    SPHERE: { name: 'sphere', segments: 32, diameter: 2, position: [0, 1, 0], diffuse: [0.8, 0.3, 0.2], specular: [1, 1, 1], specularPower: 32 },
+    GROUND: { width: 10, height: 10, subdivisions: 1, diffuse: [0.4, 0.5, 0.4], specular: [0.1, 0.1, 0.1] },
+  };
+
   // ---------------------------------------------------------------------------------------------------------
   const OFF = (o, p) => new BABYLON.Vector3(o + p[0], p[1], o + p[2]); // OFFSET in x and z only
 
@@ -151,6 +160,24 @@
     return scene;
   }
 
+  function buildSphereGround(engine) {
+    const P = SPHERE_GROUND;
+    const scene = new BABYLON.Scene(engine);
+    arcCamera(scene, P.CAMERA, 0);
+    const dir = new BABYLON.DirectionalLight('dir', V3(P.DIR.direction), scene);
+    dir.diffuse = C3(P.DIR.diffuse);
+    dir.specular = C3(P.DIR.specular);
+    const g = BABYLON.MeshBuilder.CreateGround('ground', { width: P.GROUND.width, height: P.GROUND.height, subdivisions: P.GROUND.subdivisions }, scene);
+    g.material = stdMat('groundMat', scene, { diffuse: P.GROUND.diffuse, specular: P.GROUND.specular });
+    const S = P.SPHERE;
+    const sphere = BABYLON.MeshBuilder.CreateSphere(S.name, { segments: S.segments, diameter: S.diameter }, scene);
+    sphere.position = V3(S.position);
+    const m = stdMat('sphereMat', scene, { diffuse: S.diffuse, specular: S.specular });
+    m.specularPower = S.specularPower;
+    sphere.material = m;
+    return scene;
+  }
+
   function describe(scene) {
     const cam = scene.activeCamera;
     const out = {
@@ -183,4 +210,5 @@
 
   register('orr-grid-origin', GRID_ORIGIN, {}, buildGridOrigin);
   register('orr-shader-basic', SHADER_BASIC, {}, buildShaderBasic);
+  register('orr-sphere-ground', SPHERE_GROUND, {}, buildSphereGround);
 })();

@@ -15,7 +15,7 @@
  * Orrery renders these with its right-handed library variant (tests/render/test_parity_rh.c).
  */
 (function () {
-  const TWINS = ['lite2', 'lite15', 'lite3', 'orr-grid-origin', 'orr-shader-basic', 'lite201', 'lite204'];
+  const TWINS = ['lite2', 'lite15', 'lite3', 'orr-grid-origin', 'orr-shader-basic', 'orr-sphere-ground', 'lite201', 'lite204'];
   for (const name of TWINS) {
     const src = window.SCENES[name];
     if (!src) throw new Error('rh.js: source scene ' + name + ' is not registered (load rh.js after its file)');
