@@ -3,7 +3,7 @@
 # Runs as root (CI, fresh machines) or through sudo.
 set -eu
 PKGS="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
-glslc libshaderc-dev glslang-dev spirv-tools libstb-dev libglfw3-dev xvfb clang-format"
+glslc libshaderc-dev glslang-dev spirv-tools libstb-dev libglfw3-dev xvfb xauth clang-format python3"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
