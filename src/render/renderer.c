@@ -564,9 +564,12 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
         uint64_t wv;
         const orr_dmat4 *world = orri_node_world(s, n, &wv);
         orr_cell3 cell = orri_node_cell(s, n);
-        /* Culling in the upload frame: the sphere and the planes agree. */
-        orr_dsphere sphere = orr_dsphere_transform(n->u.mesh.local_sphere, *world);
-        sphere.center = upload_point(e, fv, sphere.center, cell);
+        /* The mesh translation in the upload frame, once: the culling sphere
+         * (same frame as the planes) and the camera-only re-pack both use it. */
+        orr_dvec3 t_up = upload_point(e, fv, orr_dmat4_get_translation(*world), cell);
+        const orr_dsphere *ls = &n->u.mesh.local_sphere;
+        orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
+                              ls->radius * orr_dmat4_max_scale(*world)};
         d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
         orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
         e->stats.instances_submitted += t ? t->count : 1;
@@ -612,8 +615,7 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
             e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
         } else if (only_camera) {
             /* Only the eye moved: the eye-relative translation is all that changes. */
-            orr_dvec3 t = e->lw->relative_point(orr_dmat4_get_translation(*world), cell, &fv->eye_w);
-            orr_vec4f p = orri_pack_position(t, 1);
+            orr_vec4f p = orri_pack_position(t_up, 1);
             objects[i].world.m[12] = p.x, objects[i].world.m[13] = p.y, objects[i].world.m[14] = p.z;
             e->gpu.bytes_uploaded += 3 * sizeof(float);
         } else {
