@@ -188,7 +188,7 @@ static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id,
                 for (size_t k = 0; k < (size_t)v * 4; k++) fill[k] = 1.0f;
             src = fill;
         }
-        r = orri_buffer_upload(gpu, VK_NULL_HANDLE, &g->streams[i], 0, src, size);
+        r = orri_buffer_upload(gpu, e->upload_cmd, &g->streams[i], 0, src, size);
         orri_free(&e->base.ctx.allocator, fill);
         fill = NULL;
     }
@@ -203,10 +203,10 @@ static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id,
         uint16_t *idx16 = orri_alloc(&e->base.ctx.allocator, isize);
         if (!idx16) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
         for (uint32_t k = 0; idx16 && k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
-        if (idx16) r = orri_buffer_upload(gpu, VK_NULL_HANDLE, &g->indices, 0, idx16, isize);
+        if (idx16) r = orri_buffer_upload(gpu, e->upload_cmd, &g->indices, 0, idx16, isize);
         orri_free(&e->base.ctx.allocator, idx16);
     } else if (r == ORR_OK) {
-        r = orri_buffer_upload(gpu, VK_NULL_HANDLE, &g->indices, 0, geo->indices, isize);
+        r = orri_buffer_upload(gpu, e->upload_cmd, &g->indices, 0, geo->indices, isize);
     }
     if (r != ORR_OK) {
         release_mesh_gpu(e, g);
@@ -306,13 +306,23 @@ static orr_result rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
         if (sg->shaders[i].material && !orri_pool_get(&s->materials, sg->shaders[i].material))
             orri_shader_gpu_release(e, &sg->shaders[i]);
     sg->draw_count = 0;
-    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+    /* New meshes' vertex and index copies go into one command buffer,
+     * submitted once for the whole rebuild (not once per buffer). */
+    orr_result r = orri_immediate_begin(&e->gpu, &e->upload_cmd);
+    if (r != ORR_OK) {
+        e->upload_cmd = VK_NULL_HANDLE;
+        return r;
+    }
+    for (uint32_t i = 0; r == ORR_OK && i < s->nodes.capacity; i++) {
         if (!s->nodes.live[i]) continue;
         orri_node *n = orri_pool_at(&s->nodes, i);
         if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
-        orr_result r = add_draw(e, sg, s, i);
-        if (r != ORR_OK) return r;
+        r = add_draw(e, sg, s, i);
     }
+    orr_result r2 = orri_immediate_end(&e->gpu, e->upload_cmd); /* also on failure: the copies recorded so far */
+    e->upload_cmd = VK_NULL_HANDLE;
+    if (r != ORR_OK) return r;
+    if (r2 != ORR_OK) return r2;
     link_lod_pairs(sg, s);
     sg->epoch++;
     return ORR_OK;
