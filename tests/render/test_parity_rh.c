@@ -46,46 +46,9 @@ TEST(parity_twin_lite201_floating_origin) {
     orr_scene_destroy(s);
 }
 
-/* lite204-rh: one box carrying 25 thin instances at 5·10^6 m (test_thin_render.c scene204). */
-static orr_scene *scene204(orr_engine *e, bool culling) {
-    const double o = 5e6;
-    orr_scene *s;
-    orr_scene_create(e, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}}, &s);
-    orr_camera_create_arc_rotate(
-        s, &(orr_arc_rotate_desc){
-               .alpha = PI / 4, .beta = PI / 3, .radius = 22, .target = {o, 1, o}, .near = 0.5, .far = 500});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){
-                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
-    orr_geometry g;
-    orr_geometry_build_ground(&(orr_ground_desc){.width = 60, .height = 60}, NULL, &g);
-    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g,
-                                        .position = {o, 0, o},
-                                        .material = orr_standard_material_create(
-                                            s, &(orr_standard_material_desc){.diffuse = {0.25, 0.25, 0.3}})});
-    orr_geometry_free(&g);
-    orr_geometry_build_box(NULL, NULL, &g);
-    orr_mesh box = orr_mesh_create(
-        s, &(orr_mesh_desc){.geometry = &g,
-                            .position = {o, 1, o},
-                            .material = orr_standard_material_create(
-                                s, &(orr_standard_material_desc){.specular = {0.4, 0.4, 0.4}, .specular_set = true})});
-    orr_geometry_free(&g);
-    for (int i = 0; i < 5; i++)
-        for (int j = 0; j < 5; j++) {
-            uint32_t idx;
-            orr_mat4f m = orr_dmat4_to_f32(
-                orr_dmat4_translation((orr_dvec3){(i - 2) * 4.0, ((i + j) % 3) * 0.75, (j - 2) * 4.0}));
-            CHECK(orr_instances_add(s, box, m, &idx) == ORR_OK);
-            orr_instances_set_color(s, box, idx, (orr_color4){0.3 + 0.6 * i / 4, 0.4, 0.3 + 0.6 * j / 4, 1});
-        }
-    if (culling) orr_instances_enable_gpu_culling(s, box, true);
-    return s;
-}
-
 TEST(parity_twin_lite204_thin_instances) {
     for (int culling = 0; culling < 2; culling++) {
-        orr_scene *s = scene204(fo_engine, culling);
+        orr_scene *s = orr_test_build_scene204(fo_engine, culling);
         compare_twin(fo_engine, s, "lite204-rh", 0.5);
         orr_scene_destroy(s);
     }

@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "render/render_int.h"
 #include "render/gpu_types_cull.h"
+#include "support/scenes.h"
 #include "support/test_support.h"
 
 static const double PI = 3.14159265358979323846;
@@ -112,51 +113,15 @@ TEST(parity_scene16_64000_instances) {
     orr_scene_destroy(s);
 }
 
-/* Scene 204: one box carrying 25 thin instances at 5·10^6 m, floating origin on. */
-static orr_scene *scene204(orr_engine *e, bool culling) {
-    const double o = 5e6;
-    orr_scene *s;
-    orr_scene_create(e, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}}, &s);
-    orr_camera_create_arc_rotate(
-        s, &(orr_arc_rotate_desc){
-               .alpha = PI / 4, .beta = PI / 3, .radius = 22, .target = {o, 1, o}, .near = 0.5, .far = 500});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){
-                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
-    orr_geometry g;
-    orr_geometry_build_ground(&(orr_ground_desc){.width = 60, .height = 60}, NULL, &g);
-    orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g,
-                                        .position = {o, 0, o},
-                                        .material = orr_standard_material_create(
-                                            s, &(orr_standard_material_desc){.diffuse = {0.25, 0.25, 0.3}})});
-    orr_geometry_free(&g);
-    orr_geometry_build_box(NULL, NULL, &g);
-    orr_mesh box = orr_mesh_create(
-        s, &(orr_mesh_desc){.geometry = &g,
-                            .position = {o, 1, o},
-                            .material = orr_standard_material_create(
-                                s, &(orr_standard_material_desc){.specular = {0.4, 0.4, 0.4}, .specular_set = true})});
-    orr_geometry_free(&g);
-    for (int i = 0; i < 5; i++)
-        for (int j = 0; j < 5; j++) {
-            uint32_t idx;
-            CHECK(orr_instances_add(s, box, translation((i - 2) * 4.0, ((i + j) % 3) * 0.75, (j - 2) * 4.0), &idx) ==
-                  ORR_OK);
-            orr_instances_set_color(s, box, idx, (orr_color4){0.3 + 0.6 * i / 4, 0.4, 0.3 + 0.6 * j / 4, 1});
-        }
-    if (culling) orr_instances_enable_gpu_culling(s, box, true);
-    return s;
-}
-
 TEST(parity_scene204_thin_instances_far_from_origin) {
-    orr_scene *s = scene204(fo_engine, false);
+    orr_scene *s = orr_test_build_scene204(fo_engine, false);
     orr_image8 img;
     CHECK(orr_test_render(fo_engine, s, 3, &img));
     check_parity(&img, "lite204", 0.5);
     orr_test_image_free(&img);
     orr_scene_destroy(s);
     /* The same with GPU culling (eye-relative planes and worlds). */
-    s = scene204(fo_engine, true);
+    s = orr_test_build_scene204(fo_engine, true);
     CHECK(orr_test_render(fo_engine, s, 3, &img));
     check_parity(&img, "lite204", 0.5);
     orr_test_image_free(&img);
