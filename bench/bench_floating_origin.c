@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <orrery/large_world.h>
 #include <orrery/orrery.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,16 +86,30 @@ static double run(bool fo, bool moving, int n, int frames, uint32_t w, uint32_t 
     return median;
 }
 
+static int usage(FILE *f, const char *prog, const char *bad, int status) {
+    if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
+    fprintf(f, "usage: %s [--meshes N] [--frames F] [--size WxH]\n", prog);
+    return status;
+}
+
 int main(int argc, char **argv) {
     int n = 10000, frames = 200;
     uint32_t w = 640, h = 360;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--meshes") && i + 1 < argc)
-            n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-            frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
-            sscanf(argv[++i], "%ux%u", &w, &h);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, argv[0], NULL, 0);
+        bool ok = v != NULL;
+        char tail;
+        if (!strcmp(a, "--meshes"))
+            ok = ok && sscanf(v, "%d%c", &n, &tail) == 1 && n > 0;
+        else if (!strcmp(a, "--frames"))
+            ok = ok && sscanf(v, "%d%c", &frames, &tail) == 1 && frames > 0;
+        else if (!strcmp(a, "--size"))
+            ok = ok && sscanf(v, "%ux%u%c", &w, &h, &tail) == 2 && w && h;
+        else
+            ok = false;
+        if (!ok) return usage(stderr, argv[0], a, 2);
+        i++;
     }
     const char *dev = "";
     /* Interleave on/off so drift in machine load hits both alike. */

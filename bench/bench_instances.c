@@ -771,6 +771,15 @@ static void bench_cpu(const opts *o) {
 
 /* ---- main ---------------------------------------------------------------------------------------- */
 
+static int usage(FILE *f, const char *prog, const char *bad, int status) {
+    if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
+    fprintf(f,
+            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--cpu MxK] [--frames F] [--warm W]\n"
+            "       [--size WxH] [--msaa 1|4] [--only throughput,cull,update,cpu] [--unlit]\n",
+            prog);
+    return status;
+}
+
 int main(int argc, char **argv) {
     opts o = {.sizes = {100000, 1000000},
               .cull_n = 1000000,
@@ -789,25 +798,34 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--unlit")) {
             unlit = true;
         }
+    /* Every option is known and well formed, or nothing runs: a benchmark
+     * that silently ignored a typo would measure the wrong thing for minutes. */
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--quick") || !strcmp(argv[i], "--unlit")) continue;
-        if (i + 1 >= argc) break;
-        if (!strcmp(argv[i], "--sizes"))
-            sscanf(argv[++i], "%u,%u", &o.sizes[0], &o.sizes[1]);
-        else if (!strcmp(argv[i], "--cull"))
-            o.cull_n = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--cpu"))
-            sscanf(argv[++i], "%ux%u", &o.cpu_meshes, &o.cpu_inst);
-        else if (!strcmp(argv[i], "--frames"))
-            o.frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--warm"))
-            o.warm = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--size"))
-            sscanf(argv[++i], "%ux%u", &o.w, &o.h);
-        else if (!strcmp(argv[i], "--msaa"))
-            o.msaa = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--only"))
-            snprintf(o.only, sizeof o.only, "%s", argv[++i]);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, argv[0], NULL, 0);
+        if (!strcmp(a, "--quick") || !strcmp(a, "--unlit")) continue;
+        bool ok = v != NULL;
+        char tail;
+        if (!strcmp(a, "--sizes"))
+            ok = ok && sscanf(v, "%u,%u%c", &o.sizes[0], &o.sizes[1], &tail) == 2 && o.sizes[0] && o.sizes[1];
+        else if (!strcmp(a, "--cull"))
+            ok = ok && sscanf(v, "%u%c", &o.cull_n, &tail) == 1 && o.cull_n;
+        else if (!strcmp(a, "--cpu"))
+            ok = ok && sscanf(v, "%ux%u%c", &o.cpu_meshes, &o.cpu_inst, &tail) == 2 && o.cpu_meshes && o.cpu_inst;
+        else if (!strcmp(a, "--frames"))
+            ok = ok && sscanf(v, "%d%c", &o.frames, &tail) == 1 && o.frames > 0;
+        else if (!strcmp(a, "--warm"))
+            ok = ok && sscanf(v, "%d%c", &o.warm, &tail) == 1 && o.warm >= 0;
+        else if (!strcmp(a, "--size"))
+            ok = ok && sscanf(v, "%ux%u%c", &o.w, &o.h, &tail) == 2 && o.w && o.h;
+        else if (!strcmp(a, "--msaa"))
+            ok = ok && sscanf(v, "%u%c", &o.msaa, &tail) == 1 && (o.msaa == 1 || o.msaa == 4);
+        else if (!strcmp(a, "--only"))
+            ok = ok && snprintf(o.only, sizeof o.only, "%s", v) < (int)sizeof o.only;
+        else
+            return usage(stderr, argv[0], a, 2);
+        if (!ok) return usage(stderr, argv[0], a, 2);
+        i++;
     }
     printf("# bench_instances: sizes %u, %u; field %u; CPU scene %u x %u; %ux%u MSAA %u; %d frames, %d warm-up; %s\n",
            o.sizes[0], o.sizes[1], o.cull_n, o.cpu_meshes, o.cpu_inst, o.w, o.h, o.msaa, o.frames, o.warm,

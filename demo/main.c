@@ -142,11 +142,35 @@ static orr_camera build_showcase(orr_scene *s) {
     return camera;
 }
 
+/* Where the demo's images are: $ORR_ASSETS, else the checkout's assets/ (a
+ * build-tree binary), else the installed share/orrery/assets. */
+static const char *asset_dir(void) {
+    if (getenv("ORR_ASSETS")) return getenv("ORR_ASSETS");
+    static const char *candidates[] = {
+#ifdef ORR_SOURCE_ASSET_DIR
+        ORR_SOURCE_ASSET_DIR,
+#endif
+#ifdef ORR_INSTALLED_ASSET_DIR
+        ORR_INSTALLED_ASSET_DIR,
+#endif
+        "assets"};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        char probe[1024];
+        snprintf(probe, sizeof probe, "%s/cube/ryfjallet_px.png", candidates[i]);
+        FILE *f = fopen(probe, "rb");
+        if (f) {
+            fclose(f);
+            return candidates[i];
+        }
+    }
+    return candidates[0];
+}
+
 /* Sky and ground: the Ryfjallet cube map as a skybox at infinite distance and
- * Babylon.js's background ground, from the shared assets when they are there
- * (ORR_ASSETS or ../shared/assets); otherwise Babylon.js's solid default. */
+ * Babylon.js's background ground (assets/SOURCES.md); without the images,
+ * Babylon.js's solid default, said loudly. */
 static void add_environment(orr_engine *e, orr_scene *s) {
-    const char *assets = getenv("ORR_ASSETS") ? getenv("ORR_ASSETS") : "../shared/assets";
+    const char *assets = asset_dir();
     char prefix[1024], ground[1024];
     snprintf(prefix, sizeof prefix, "%s/cube/ryfjallet", assets);
     snprintf(ground, sizeof ground, "%s/bjs/backgroundGround.png", assets);
@@ -213,6 +237,14 @@ static orr_result write_png(orr_engine *engine, orr_scene *scene, const char *ou
     return ORR_OK;
 }
 
+static int usage(FILE *f, const char *prog, const char *bad, int status) {
+    if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
+    fprintf(f,
+            "usage: %s [--out PATH.png] [--width W] [--height H] [--msaa 1|4] [--window [--frames N] [--no-vsync]]\n",
+            prog);
+    return status;
+}
+
 int main(int argc, char **argv) {
     const char *out = "out/showcase.png";
     unsigned validation_messages = 0;
@@ -227,27 +259,29 @@ int main(int argc, char **argv) {
     long frames = 0;
     orr_vsync vsync = ORR_VSYNC_DEFAULT;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--width") && i + 1 < argc)
-            desc.width = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--height") && i + 1 < argc)
-            desc.height = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--msaa") && i + 1 < argc)
-            desc.msaa = (uint32_t)atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--window"))
-            window = true;
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
-            frames = atol(argv[++i]);
-        else if (!strcmp(argv[i], "--no-vsync"))
-            vsync = ORR_VSYNC_OFF;
-        else {
-            fprintf(
-                stderr,
-                "usage: %s [--out PATH] [--width W] [--height H] [--msaa 1|4] [--window [--frames N] [--no-vsync]]\n",
-                argv[0]);
-            return 2;
-        }
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        bool ok = true, takes_value = true;
+        char tail;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return usage(stdout, argv[0], NULL, 0);
+        else if (!strcmp(a, "--out"))
+            ok = v != NULL, out = v;
+        else if (!strcmp(a, "--width"))
+            ok = v && sscanf(v, "%u%c", &desc.width, &tail) == 1 && desc.width > 0;
+        else if (!strcmp(a, "--height"))
+            ok = v && sscanf(v, "%u%c", &desc.height, &tail) == 1 && desc.height > 0;
+        else if (!strcmp(a, "--msaa"))
+            ok = v && sscanf(v, "%u%c", &desc.msaa, &tail) == 1 && (desc.msaa == 1 || desc.msaa == 4);
+        else if (!strcmp(a, "--frames"))
+            ok = v && sscanf(v, "%ld%c", &frames, &tail) == 1 && frames >= 0;
+        else if (!strcmp(a, "--window"))
+            window = true, takes_value = false;
+        else if (!strcmp(a, "--no-vsync"))
+            vsync = ORR_VSYNC_OFF, takes_value = false;
+        else
+            ok = false;
+        if (!ok) return usage(stderr, argv[0], a, 2);
+        i += takes_value;
     }
     orr_engine *engine;
     orr_result r = orr_engine_create(&desc, &engine);

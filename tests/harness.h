@@ -43,6 +43,17 @@ static int orr_test_checks_;
         }                                                                            \
     } while (0)
 
+/* CHECK that ends the test when it fails (for what the rest needs). */
+#define REQUIRE(cond)                                                                  \
+    do {                                                                               \
+        orr_test_checks_++;                                                            \
+        if (!(cond)) {                                                                 \
+            fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond); \
+            orr_test_failed_now_ = 1;                                                  \
+            return;                                                                    \
+        }                                                                              \
+    } while (0)
+
 #define CHECK_NEAR(a, b, tol)                                                                                         \
     do {                                                                                                              \
         double a_ = (double)(a), b_ = (double)(b), t_ = (double)(tol);                                                \

@@ -30,25 +30,16 @@ static void mirror_for_handedness(orr_scene *s) {
 #endif
 }
 
-static const char *shared_path(const char *rel) {
-    static char buf[4][1024];
-    static int k;
-    const char *root = getenv("ORR_SHARED");
-    char *b = buf[k++ & 3];
-    snprintf(b, sizeof buf[0], "%s/%s", root ? root : "../shared", rel);
-    return b;
-}
-
 /* ---- textures ---------------------------------------------------------------------------- */
 
 TEST(dds_cube_texture_keeps_file_mips) {
     orr_texture t;
-    CHECK(orr_texture_load_image_file(engine, shared_path("assets/dds/backgroundSkybox.dds"), NULL, &t) == ORR_OK);
+    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("dds/backgroundSkybox.dds"), NULL, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 64 && i.height == 64 && i.mips == 7 && i.format == ORR_PIXEL_RGBA16F);
     /* GPU texels equal the decoded file (independent CPU path, orrery/image.h). */
     orr_image_data img;
-    CHECK(orr_image_load_file(NULL, shared_path("assets/dds/backgroundSkybox.dds"), &img) == ORR_OK);
+    CHECK(orr_image_load_file(NULL, orr_test_asset_path("dds/backgroundSkybox.dds"), &img) == ORR_OK);
     const uint32_t probes[][4] = {{0, 0, 5, 7}, {2, 0, 31, 1}, {3, 2, 3, 9}, {5, 6, 0, 0}};
     for (int k = 0; k < 4; k++) {
         float gpu[4], cpu[4];
@@ -62,7 +53,7 @@ TEST(dds_cube_texture_keeps_file_mips) {
 
 TEST(env_specular_cube_keeps_file_mips) {
     orr_texture t;
-    CHECK(orr_texture_load_image_file(engine, shared_path("assets/bjs/environmentSpecular.env"), NULL, &t) == ORR_OK);
+    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("bjs/environmentSpecular.env"), NULL, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 128 && i.mips == 8 && i.format == ORR_PIXEL_RGBA16F);
     orr_texture_destroy(engine, t);
@@ -73,11 +64,11 @@ TEST(env_specular_cube_keeps_file_mips) {
  * CPU mean of the face within the rounding of 10 halvings. */
 TEST(six_face_cube_gets_gpu_mips) {
     orr_texture t;
-    CHECK(orr_cube_texture_load_faces(engine, shared_path("assets/cube/ryfjallet"), ".png",
+    CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
                                       &(orr_image_texture_desc){.raw = true}, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     orr_image_data img;
-    CHECK(orr_image_load_cube_files(NULL, shared_path("assets/cube/ryfjallet"), ".png", &img) == ORR_OK);
+    CHECK(orr_image_load_cube_files(NULL, orr_test_asset_path("cube/ryfjallet"), ".png", &img) == ORR_OK);
     uint32_t chain = 1;
     for (uint32_t w = img.width; w > 1; w /= 2) chain++;
     CHECK(i.cube && i.width == img.width && i.mips == chain && i.format == ORR_PIXEL_RGBA8 && !i.srgb);
@@ -124,13 +115,17 @@ static void pano_sample(const orr_image_data *p, double u, double v, float out[4
  * precision. Control: the same texel read through a mirrored mapping (u → 1 − u)
  * does not match. */
 TEST(hdr_panorama_to_cube) {
-    const char *path = shared_path("assets/hdr/venice_sunset_1k.hdr");
+    const char *path = orr_test_asset_path("hdr/venice_sunset_1k.hdr");
     orr_texture t;
-    CHECK(orr_texture_load_image_file(engine, path, NULL, &t) == ORR_OK);
+    REQUIRE(orr_texture_load_image_file(engine, path, NULL, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 256 && i.mips == 9 && i.format == ORR_PIXEL_RGBA16F);
-    orr_image_data pano;
-    CHECK(orr_image_load_file(NULL, path, &pano) == ORR_OK);
+    orr_image_data pano = {0};
+    if (orr_image_load_file(NULL, path, &pano) != ORR_OK) {
+        CHECK(!"the panorama loads on the CPU");
+        orr_texture_destroy(engine, t);
+        return;
+    }
     const uint32_t probes[][3] = {{0, 40, 100},  {1, 200, 150}, {2, 10, 30}, {3, 100, 220},
                                   {4, 128, 140}, {5, 60, 120},  {4, 20, 100}};
     int mirrored_mismatch = 0;
@@ -157,9 +152,9 @@ TEST(hdr_panorama_to_cube) {
 
 TEST(loader_errors_leave_nothing) {
     orr_texture t = {123};
-    CHECK(orr_texture_load_image_file(engine, shared_path("assets/does-not-exist.dds"), NULL, &t) == ORR_ERROR_IO);
+    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("does-not-exist.dds"), NULL, &t) == ORR_ERROR_IO);
     CHECK(t.id == 0);
-    CHECK(orr_cube_texture_load_faces(engine, shared_path("assets/cube/nothing"), ".png", NULL, &t) != ORR_OK);
+    CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/nothing"), ".png", NULL, &t) != ORR_OK);
     CHECK(t.id == 0);
 }
 
@@ -178,10 +173,10 @@ static void load_env_textures(orr_engine *e, int k) {
     if (ground_tex[k].id) return;
     /* Babylon: Texture(gammaSpace false, hasAlpha, anisotropicFilteringLevel 4): raw bytes, 4× anisotropy. */
     CHECK(orr_texture_load_image_file(
-              e, shared_path("assets/bjs/backgroundGround.png"),
+              e, orr_test_asset_path("bjs/backgroundGround.png"),
               &(orr_image_texture_desc){.raw = true, .has_alpha = true, .label = "backgroundGround"},
               &ground_tex[k]) == ORR_OK);
-    CHECK(orr_texture_load_image_file(e, shared_path("assets/dds/backgroundSkybox.dds"), NULL, &sky_tex[k]) == ORR_OK);
+    CHECK(orr_texture_load_image_file(e, orr_test_asset_path("dds/backgroundSkybox.dds"), NULL, &sky_tex[k]) == ORR_OK);
 }
 
 /* env.js: clear black, free camera (fov 0.8 vertical, near 0.1, far 100),
@@ -452,7 +447,7 @@ TEST(golden_six_face_skybox) {
         s,
         &(orr_free_camera_desc){.position = {0, 0, 0}, .target = {0.3, 0.35, 1}, .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
-    CHECK(orr_cube_texture_load_faces(engine, shared_path("assets/cube/ryfjallet"), ".png",
+    CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
                                       &(orr_image_texture_desc){.raw = true}, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
@@ -477,7 +472,7 @@ TEST(golden_hdr_skybox) {
     orr_camera_create_free(s, &(orr_free_camera_desc){
                                   .position = {0, 0, 0}, .target = {1, 0.15, 0}, .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
-    CHECK(orr_texture_load_image_file(engine, shared_path("assets/hdr/venice_sunset_1k.hdr"), NULL, &cube) == ORR_OK);
+    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("hdr/venice_sunset_1k.hdr"), NULL, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
     CHECK(orr_environment_create(s,
@@ -504,7 +499,7 @@ TEST(create_default_helper) {
     orr_geometry_free(&g);
     orr_environment *env;
     mirror_for_handedness(s);
-    CHECK(orr_environment_create_default(s, shared_path("assets"), &(orr_environment_desc){.skybox_infinite = true},
+    CHECK(orr_environment_create_default(s, orr_test_asset_path(""), &(orr_environment_desc){.skybox_infinite = true},
                                          &env) == ORR_OK);
     CHECK_NEAR(orr_environment_get_sizes(env).ground_size, 16.5, 1e-9);
     orr_image8 img;
@@ -513,7 +508,7 @@ TEST(create_default_helper) {
     CHECK(ground > sky + 5);
     orr_test_image_free(&img);
     orr_environment_destroy(env);
-    CHECK(orr_environment_create_default(s, shared_path("nowhere"), NULL, &env) == ORR_ERROR_IO && env == NULL);
+    CHECK(orr_environment_create_default(s, orr_test_asset_path("nowhere"), NULL, &env) == ORR_ERROR_IO && env == NULL);
     orr_scene_destroy(s);
 }
 
@@ -537,6 +532,7 @@ TEST(destroy_removes_draws) {
 }
 
 int main(int argc, char **argv) {
+    orr_test_require_assets();
     engine = orr_test_engine(640, 480, 1);
     orr_engine_desc d = {.width = 640,
                          .height = 480,

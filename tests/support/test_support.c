@@ -172,11 +172,45 @@ orr_diff orr_test_compare(const orr_image8 *a, const orr_image8 *b) {
 static char path_buf[4][1024];
 static int path_i;
 
+/* The build defines where the checkout's folders are, so a test run outside
+ * ctest finds them too; the environment overrides (ctest sets it). */
+#ifndef ORR_TEST_DATA_DIR
+#define ORR_TEST_DATA_DIR "tests/data"
+#endif
+#ifndef ORR_TEST_ASSET_DIR
+#define ORR_TEST_ASSET_DIR "assets"
+#endif
+
 const char *orr_test_data_path(const char *rel) {
     const char *root = getenv("ORR_TEST_DATA");
     char *b = path_buf[path_i++ & 3];
-    snprintf(b, 1024, "%s/%s", root ? root : "tests/data", rel);
+    snprintf(b, 1024, "%s/%s", root ? root : ORR_TEST_DATA_DIR, rel);
     return b;
+}
+
+const char *orr_test_asset_path(const char *rel) {
+    const char *root = getenv("ORR_ASSETS");
+    char *b = path_buf[path_i++ & 3];
+    snprintf(b, 1024, "%s/%s", root ? root : ORR_TEST_ASSET_DIR, rel);
+    return b;
+}
+
+void orr_test_require_assets(void) {
+    static const char *probes[] = {"dds/backgroundSkybox.dds", "bjs/backgroundGround.png",
+                                   "bjs/environmentSpecular.env", "hdr/venice_sunset_1k.hdr", "cube/ryfjallet_px.png"};
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        FILE *f = fopen(orr_test_asset_path(probes[i]), "rb");
+        if (f) {
+            fclose(f);
+            continue;
+        }
+        fprintf(stderr,
+                "test data missing: %s cannot be opened. The images live in the repository's assets/ folder "
+                "(assets/SOURCES.md); set ORR_ASSETS to that folder when running a test outside ctest.\n",
+                orr_test_asset_path(probes[i]));
+        printf("0 passed, 1 failed\n");
+        exit(1);
+    }
 }
 
 const char *orr_test_out_path(const char *name) {

@@ -43,8 +43,14 @@ typedef struct orr_diff {
     double within1, within3, within5; /* fraction of pixels with per-pixel diff ≤ 1, 3, 5 */
 } orr_diff;
 orr_diff orr_test_compare(const orr_image8 *a, const orr_image8 *b);
-/* Path helpers: $ORR_TEST_DATA/<rel>, $ORR_TEST_OUT/<name> (folder created). */
+/* Path helpers: $ORR_TEST_DATA/<rel> (default the checkout's tests/data),
+ * $ORR_ASSETS/<rel> (default the checkout's assets/), $ORR_TEST_OUT/<name>
+ * (folder created). */
 const char *orr_test_data_path(const char *rel);
+const char *orr_test_asset_path(const char *rel);
+/* Stops the test program with a clear message (and a failing count) when the
+ * repository's assets cannot be read; call first in main of tests that use them. */
+void orr_test_require_assets(void);
 const char *orr_test_out_path(const char *name);
 /* Mean RGB of a rectangle (for region checks). */
 void orr_test_mean_rgb(const orr_image8 *img, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, double rgb[3]);

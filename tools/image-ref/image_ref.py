@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
-"""Independent reference decode of the shared image assets, for tests/unit/test_image.c.
+"""Independent reference decode of the repository's image assets (assets/), for tests/unit/test_image.c.
 
 Pure Python 3 (struct + zlib, no numpy, no stb): its own DDS header walk, its
 own Radiance RLE decoder, its own PNG inflate + unfilter, and Babylon.js's
 RGBD formula (rgb = pow(c/255, 2.2) / (a/255)). It shares no code with the C
 loaders, so agreement checks both.
 
-    python3 tools/image-ref/image_ref.py [/path/to/shared/assets]
+    python3 tools/image-ref/image_ref.py [/path/to/assets]
 
 prints the expected texel values that test_image.c pastes in.
 """
+import os
 import json
 import struct
 import sys
 import zlib
 
-ASSETS = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/assets"
+ASSETS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets")
 
 
 def dds_texel(path, face, mip, x, y):
