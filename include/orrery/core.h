@@ -1,6 +1,6 @@
 /* orrery/core.h — results, allocator and logger hooks, messages.
  *
- * Three tiers of errors (STYLE.md): assert for internal invariants; API misuse
+ * Three tiers of errors: assert for internal invariants; API misuse
  * reported through the logger with a named message id (orr_msg) and a
  * harmless return; runtime failures (device, file, memory, malformed data)
  * returned as orr_result, leaving nothing half-built. The library never calls
@@ -28,12 +28,19 @@ typedef enum orr_result {
     ORR_ERROR_IO,             /* file cannot be opened, read or written */
     ORR_ERROR_MALFORMED,      /* file or data does not parse */
     ORR_ERROR_UNSUPPORTED,    /* valid but not supported (format, feature) */
-    ORR_ERROR_SHADER_COMPILE, /* user GLSL failed to compile; see orr_last_error */
+    ORR_ERROR_SHADER_COMPILE, /* user GLSL failed to compile; see orr_engine_last_error */
     ORR_RESULT_COUNT_
 } orr_result;
 
 /* Static string naming a result ("ORR_ERROR_DEVICE_LOST: ..."). */
 const char *orr_result_string(orr_result r);
+/* The message of the most recent failure or misuse on the calling thread,
+ * from any call, with or without an engine ("ORR_ERROR_INVALID_ARGUMENT:
+ * orr_geometry_build_box: ..."); "" before any. Calls that take no engine
+ * (geometry builders, orr_geometry_*) report only here; the others also log
+ * through the engine's logger and keep it in orr_engine_last_error. A
+ * successful call does not clear it. Valid until the thread's next failure. */
+const char *orr_last_error(void);
 
 /* Allocator hooks: all three set, or all zero for the C library's. Every
  * allocation of the library goes through these (Vulkan's host allocations

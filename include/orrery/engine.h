@@ -47,7 +47,7 @@ typedef enum orr_validation {
 } orr_validation;
 
 /* Precision of world and view matrices on the CPU. FLOAT64 is Orrery's
- * (DESIGN.md §2). FLOAT32 rounds every world and view matrix to float32 as
+ * (docs/architecture.md, "Precision rule"). FLOAT32 rounds every world and view matrix to float32 as
  * Babylon.js does without useHighPrecisionMatrix: for comparisons only. */
 typedef enum orr_matrix_precision {
     ORR_MATRIX_FLOAT64 = 0,
@@ -111,15 +111,29 @@ orr_result orr_engine_wait_idle(orr_engine *engine);
 /* Reads the last rendered frame as tightly packed RGBA8, top row first.
  * `rgba` holds width × height × 4 bytes. Waits for the frame. */
 orr_result orr_engine_read_pixels(orr_engine *engine, uint8_t *rgba, uint64_t size);
-/* Reads back and writes an RGB PNG (alpha dropped, as the parity tool does). */
+/* Reads back and writes an RGB PNG (alpha dropped, as the parity tool does).
+ * `path` must end in ".png" (any case): ORR_ERROR_INVALID_ARGUMENT otherwise,
+ * and nothing is written. ORR_ERROR_IO when the file cannot be written. */
 orr_result orr_engine_save_png(orr_engine *engine, const char *path);
 
 typedef struct orr_stats {
     uint64_t frames;
-    uint32_t draws;               /* draw calls in the last frame */
-    uint64_t instances_submitted; /* instances drawn in the last frame */
-    uint64_t instances_visible;   /* after culling (== submitted without) */
-    uint64_t bytes_uploaded;      /* host → device bytes in the last frame */
+    uint32_t draws; /* draw calls in the last frame */
+    /* Instances submitted in the last frame: every instance of a thin-instanced
+     * mesh (before culling), 1 for a plain mesh; a LOD partner adds nothing
+     * (it draws its source's far instances, counted with the source). */
+    uint64_t instances_submitted;
+    /* Instances that passed culling (frustum, whole-cloud, GPU) and were drawn,
+     * in frame `instances_visible_frame` (numbered from 0; the last rendered is
+     * frames − 1). Without GPU-culled meshes that is the last frame. With them
+     * the count comes back from the GPU without a stall, so it describes the
+     * last frame whose GPU work had finished when the latest frame began:
+     * frames_in_flight frames before the last (frames − 3 with the default 2).
+     * ORR_FRAME_NONE until a count is known. Near and far (LOD partner)
+     * buckets both count. */
+    uint64_t instances_visible;
+    uint64_t instances_visible_frame;
+    uint64_t bytes_uploaded; /* host → device bytes in the last frame */
     uint64_t bytes_uploaded_total;
     uint64_t bytes_uploaded_instances; /* thin-instance data (matrices, colours, positions) in the last frame */
     uint32_t records;                  /* secondary command buffers recorded last frame */
@@ -132,6 +146,7 @@ typedef struct orr_stats {
     double gpu_render_ms; /* the render pass (all draws) */
     uint64_t gpu_timed_frame;
 } orr_stats;
+#define ORR_FRAME_NONE UINT64_MAX
 orr_stats orr_query_stats(const orr_engine *engine);
 
 #ifdef __cplusplus

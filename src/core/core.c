@@ -63,13 +63,29 @@ void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* The last error message of this thread, from any call (orr_last_error). */
+static _Thread_local char thread_error[1024];
+
+const char *orr_last_error(void) { return thread_error; }
+
 orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) {
     char buf[900];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    snprintf(thread_error, sizeof thread_error, "%s: %s", orr_result_string(r), buf);
     orri_log(ctx, ORR_LOG_ERROR, "%s: %s", orr_result_string(r), buf);
+    return r;
+}
+
+orr_result orri_fail_free(orr_result r, const char *fmt, ...) {
+    char buf[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    snprintf(thread_error, sizeof thread_error, "%s: %s", orr_result_string(r), buf);
     return r;
 }
 
@@ -88,6 +104,7 @@ void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    snprintf(thread_error, sizeof thread_error, "API misuse %s: %s", msg_names[id], buf);
     if (!ctx) {
         fprintf(stderr, "orrery error: API misuse %s: %s\n", msg_names[id], buf);
         return;

@@ -29,6 +29,9 @@ orr_allocator orri_allocator_resolve(const orr_allocator *a);
 void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Record a runtime failure and return `r` (for `return orri_fail(...)`). */
 orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same for a call without a context (geometry builders): the message is
+ * kept for orr_last_error() only, nothing is logged. */
+orr_result orri_fail_free(orr_result r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* API misuse: one list of message ids (STYLE.md), reported with a name. */
 typedef enum orri_msg {

@@ -189,11 +189,22 @@ static orr_result pick_device(orri_gpu *gpu, const char *want) {
         int rank = type_rank(p.deviceType);
         if (rank > best_rank) best = (int)i, best_rank = rank;
     }
-    if (best < 0)
+    if (best < 0) {
+        /* Name what exists, so a wrong ORR_DEVICE / device_name is a one-look fix. */
+        char list[640] = "";
+        size_t len = 0;
+        for (uint32_t i = 0; i < n && len < sizeof list; i++) {
+            VkPhysicalDeviceProperties p;
+            vkGetPhysicalDeviceProperties(pds[i], &p);
+            int w = snprintf(list + len, sizeof list - len, "%s%u: %s%s", i ? "; " : "", i, p.deviceName,
+                             suitable(pds[i]) ? "" : " (unsuitable: no Vulkan 1.3 with what Orrery needs)");
+            if (w > 0) len += (size_t)w;
+        }
         return orri_fail(gpu->ctx, ORR_ERROR_NO_DEVICE,
-                         "no Vulkan 1.3 device with dynamic rendering and "
-                         "synchronization2%s%s",
-                         want && *want ? " matching " : "", want && *want ? want : "");
+                         "no Vulkan 1.3 device with dynamic rendering and synchronization2%s%s%s; devices: %s",
+                         want && *want ? " matching '" : "", want && *want ? want : "", want && *want ? "'" : "",
+                         n ? list : "none");
+    }
     gpu->physical = pds[best];
     vkGetPhysicalDeviceProperties(gpu->physical, &gpu->props);
     vkGetPhysicalDeviceMemoryProperties(gpu->physical, &gpu->mem_props);

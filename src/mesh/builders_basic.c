@@ -41,11 +41,13 @@ static void quad_fan(uint32_t *idx, uint32_t q) {
 }
 
 orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_box: out is NULL");
     memset(out, 0, sizeof *out);
     orr_box_desc d = desc ? *desc : (orr_box_desc){0};
     if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height) || !orri_size_ok(d.depth))
-        return ORR_ERROR_INVALID_ARGUMENT;
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_build_box: size, width, height and depth must be finite and >= 0 "
+                              "(0 = default)");
     const double half[3] = {orri_pick(d.width, d.size, 1) / 2, orri_pick(d.height, d.size, 1) / 2,
                             orri_pick(d.depth, d.size, 1) / 2};
 
@@ -62,10 +64,12 @@ orr_result orr_geometry_build_box(const orr_box_desc *desc, const orr_allocator 
 }
 
 orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_plane: out is NULL");
     memset(out, 0, sizeof *out);
     orr_plane_desc d = desc ? *desc : (orr_plane_desc){0};
-    if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height)) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!orri_size_ok(d.size) || !orri_size_ok(d.width) || !orri_size_ok(d.height))
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_build_plane: size, width and height must be finite and >= 0 (0 = default)");
     const double hw = orri_pick(d.width, d.size, 1) / 2, hh = orri_pick(d.height, d.size, 1) / 2;
 
     orr_result r = orri_geometry_begin(4, 6, allocator, out);
@@ -82,12 +86,14 @@ orr_result orr_geometry_build_plane(const orr_plane_desc *desc, const orr_alloca
 }
 
 orr_result orr_geometry_build_ground(const orr_ground_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_ground: out is NULL");
     memset(out, 0, sizeof *out);
     orr_ground_desc d = desc ? *desc : (orr_ground_desc){0};
     if (!orri_size_ok(d.width) || !orri_size_ok(d.height) || d.subdivisions < 0 || d.subdivisions_x < 0 ||
         d.subdivisions_y < 0)
-        return ORR_ERROR_INVALID_ARGUMENT;
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_build_ground: width and height must be finite and >= 0, subdivisions >= 0 "
+                              "(0 = default)");
     const double w = orri_pick(d.width, 0, 1), h = orri_pick(d.height, 0, 1);
     const uint32_t sx = (uint32_t)orri_pick_int(d.subdivisions_x, d.subdivisions, 1);
     const uint32_t sy = (uint32_t)orri_pick_int(d.subdivisions_y, d.subdivisions, 1);

@@ -46,12 +46,13 @@ static uint32_t *grid_quads(uint32_t *idx, uint32_t rows, uint32_t cols) {
 }
 
 orr_result orr_geometry_build_sphere(const orr_sphere_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_sphere: out is NULL");
     memset(out, 0, sizeof *out);
     orr_sphere_desc d = desc ? *desc : (orr_sphere_desc){0};
     if (d.segments < 0 || !orri_size_ok(d.diameter) || !orri_size_ok(d.diameter_x) || !orri_size_ok(d.diameter_y) ||
         !orri_size_ok(d.diameter_z))
-        return ORR_ERROR_INVALID_ARGUMENT;
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_build_sphere: segments >= 0 and diameters finite and >= 0 (0 = default)");
     const uint64_t seg = (uint64_t)orri_pick_int(d.segments, 0, 32);
     const double radius[3] = {orri_pick(d.diameter_x, d.diameter, 1) / 2, orri_pick(d.diameter_y, d.diameter, 1) / 2,
                               orri_pick(d.diameter_z, d.diameter, 1) / 2};
@@ -109,10 +110,13 @@ static void cylinder_cap(orr_geometry *g, uint32_t *v, uint32_t **idx, uint32_t 
 
 orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_allocator *allocator,
                                        orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_cylinder: out is NULL");
     memset(out, 0, sizeof *out);
     orr_cylinder_desc d = desc ? *desc : (orr_cylinder_desc){0};
-    if (!cylinder_desc_ok(&d)) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!cylinder_desc_ok(&d))
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_build_cylinder: height and diameters must be finite and >= 0, "
+                              "tessellation and subdivisions >= 0 (0 = default)");
     const double height = orri_pick(d.height, 0, 2);
     const double top = orri_pick(d.diameter_top, d.diameter, 1);
     const double bottom = orri_pick(d.diameter_bottom, d.diameter, 1);
@@ -159,11 +163,13 @@ orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_
 }
 
 orr_result orr_geometry_build_torus(const orr_torus_desc *desc, const orr_allocator *allocator, orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_torus: out is NULL");
     memset(out, 0, sizeof *out);
     orr_torus_desc d = desc ? *desc : (orr_torus_desc){0};
     if (!orri_size_ok(d.diameter) || !orri_size_ok(d.thickness) || d.tessellation < 0)
-        return ORR_ERROR_INVALID_ARGUMENT;
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_build_torus: diameter and thickness must be finite and >= 0, "
+                              "tessellation >= 0 (0 = default)");
     const double ring_radius = orri_pick(d.diameter, 0, 1) / 2;
     const double tube_radius = orri_pick(d.thickness, 0, 0.5) / 2;
     const uint64_t tess = (uint64_t)orri_pick_int(d.tessellation, 0, 16), n = tess + 1;

@@ -38,14 +38,18 @@ static void release(const orr_allocator *a, void *p) {
 
 orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint32_t with,
                               const orr_allocator *allocator, orr_geometry *out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc: out is NULL");
     memset(out, 0, sizeof *out);
     const uint32_t known = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS | ORR_GEOMETRY_TANGENTS;
-    if (with & ~known) return ORR_ERROR_INVALID_ARGUMENT;
+    if (with & ~known)
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc: unknown stream flags 0x%x",
+                              with & ~known);
     orr_allocator a = allocator ? *allocator : (orr_allocator){0};
     /* core.h: all three hooks, or none; a half-set allocator would pair a
      * user alloc with libc free, so it is refused rather than guessed at. */
-    if (!allocator_is_zero(&a) && !allocator_is_whole(&a)) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!allocator_is_zero(&a) && !allocator_is_whole(&a))
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "orr_geometry_alloc: allocator hooks must be all three set or all zero");
 
     orr_geometry g = {.vertex_count = vertex_count, .index_count = index_count, .allocator = a};
     bool ok = true;
@@ -58,7 +62,8 @@ orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint3
     g.indices = alloc_zeroed(&a, index_count, sizeof(uint32_t), &ok);
     if (!ok) {
         orr_geometry_free(&g);
-        return ORR_ERROR_OUT_OF_HOST_MEMORY;
+        return orri_fail_free(ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_geometry_alloc: %u vertices, %u indices", vertex_count,
+                              index_count);
     }
     *out = g;
     return ORR_OK;
@@ -93,12 +98,17 @@ orr_dbox orr_geometry_bounds(const orr_geometry *g) {
 
 /* NULL g is a bad argument; inconsistent contents are malformed data. */
 orr_result orr_geometry_validate(const orr_geometry *g) {
-    if (!g) return ORR_ERROR_INVALID_ARGUMENT;
-    if (g->index_count % 3 != 0) return ORR_ERROR_MALFORMED;
-    if (g->vertex_count > 0 && !g->positions) return ORR_ERROR_MALFORMED;
-    if (g->index_count > 0 && !g->indices) return ORR_ERROR_MALFORMED;
+    if (!g) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_validate: geometry is NULL");
+    if (g->index_count % 3 != 0)
+        return orri_fail_free(ORR_ERROR_MALFORMED, "geometry: index count %u is not a multiple of 3", g->index_count);
+    if (g->vertex_count > 0 && !g->positions)
+        return orri_fail_free(ORR_ERROR_MALFORMED, "geometry: %u vertices but no positions", g->vertex_count);
+    if (g->index_count > 0 && !g->indices)
+        return orri_fail_free(ORR_ERROR_MALFORMED, "geometry: %u indices but no index array", g->index_count);
     for (uint32_t i = 0; i < g->index_count; i++)
-        if (g->indices[i] >= g->vertex_count) return ORR_ERROR_MALFORMED;
+        if (g->indices[i] >= g->vertex_count)
+            return orri_fail_free(ORR_ERROR_MALFORMED, "geometry: index %u is %u, past the %u vertices", i,
+                                  g->indices[i], g->vertex_count);
     return ORR_OK;
 }
 
@@ -106,7 +116,10 @@ orr_result orri_geometry_begin(uint64_t vertex_count, uint64_t index_count, cons
                                orr_geometry *out) {
     if (vertex_count > ORRI_GEOMETRY_MAX_VERTICES || index_count > UINT32_MAX) {
         memset(out, 0, sizeof *out);
-        return ORR_ERROR_INVALID_ARGUMENT;
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
+                              "geometry builder: %llu vertices and %llu indices, over the limit of 2^24 vertices "
+                              "(lower the segments or tessellation)",
+                              (unsigned long long)vertex_count, (unsigned long long)index_count);
     }
     return orr_geometry_alloc((uint32_t)vertex_count, (uint32_t)index_count, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS,
                               allocator, out);

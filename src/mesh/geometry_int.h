@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/core_int.h"
 #include "orrery/geometry.h"
 
 #define ORRI_GEOMETRY_MAX_VERTICES (1u << 24)

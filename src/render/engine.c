@@ -5,6 +5,7 @@
  * reverse-Z, both with `msaa` samples; with MSAA the colour resolves (average)
  * into a single-sample image, which is what readback and presentation read.
  */
+#include <ctype.h>
 #include <stb_image_write.h> /* Debian libstb */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,7 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
         return ORR_ERROR_OUT_OF_HOST_MEMORY;
     }
     orri_ctx_init(&e->base.ctx, &d.allocator, &d.logger);
+    e->stats.instances_visible_frame = ORR_FRAME_NONE;
     orr_result r = validate_desc(&d, &e->base.ctx);
     e->width = d.width ? d.width : 1280;
     e->height = d.height ? d.height : 720;
@@ -275,8 +277,21 @@ orr_result orr_engine_read_pixels(orr_engine *e, uint8_t *rgba, uint64_t size) {
     return ORR_OK;
 }
 
+/* True when `path` ends in ".png" (any case). */
+static bool png_name(const char *path) {
+    size_t len = strlen(path);
+    return len > 4 && path[len - 4] == '.' && tolower((unsigned char)path[len - 3]) == 'p' &&
+           tolower((unsigned char)path[len - 2]) == 'n' && tolower((unsigned char)path[len - 1]) == 'g';
+}
+
 orr_result orr_engine_save_png(orr_engine *e, const char *path) {
-    if (!e || !path) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!e) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_engine_save_png: engine is NULL");
+    if (!path) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_engine_save_png: path is NULL");
+    /* It writes PNG and nothing else: a name that says otherwise is refused
+     * rather than filled with bytes of another format. */
+    if (!png_name(path))
+        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
+                         "orr_engine_save_png: '%s' does not end in .png (only PNG is written)", path);
     size_t n = (size_t)e->width * e->height;
     uint8_t *rgba = orri_alloc(&e->base.ctx.allocator, n * 4);
     if (!rgba) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "save_png");

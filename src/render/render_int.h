@@ -161,6 +161,9 @@ typedef struct orri_draw {
     int32_t lod_from;    /* partner: draw index of its source, or -1 */
     bool planet;         /* planetary instances: float64 positions, always culled */
     bool mirrored;       /* negative world determinant: front face flipped */
+    /* Standard-material pipeline choice, made once the LOD pairs are known:
+     * the instance colours it binds may be its LOD source's (pick_pipelines). */
+    bool cull_back, lean;
 } orri_draw;
 
 typedef struct orri_mesh_gpu {
@@ -197,6 +200,10 @@ typedef struct orri_slot {
     orri_buffer cull_params;    /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
     uint32_t cull_capacity;
     uint64_t scene_key;
+    /* The frame this slot last recorded, with draws GPU-culled: once its
+     * fence has signalled, `indirect` holds that frame's instance counts. */
+    uint64_t counted_frame;
+    uint32_t counted_draws; /* 0: nothing to read back */
 } orri_slot;
 
 typedef struct orri_scene_gpu {

@@ -259,11 +259,8 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
         const orr_standard_material_desc *sm = &m->standard;
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
         d.transparent = sm->alpha < 1.0 || (tex && tex->has_alpha);
-        bool lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
-        bool no_icolor = t && !t->colors;               /* white instances: no colour attribute or interpolant */
-        orr_result r = orri_std_pipeline(e, !sm->no_back_face_culling, d.transparent, d.thin != NULL, lean, no_icolor,
-                                         &d.pipeline);
-        if (r != ORR_OK) return r;
+        d.lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
+        d.cull_back = !sm->no_back_face_culling;
         d.layout = e->std_layout;
         d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
     }
@@ -272,6 +269,24 @@ static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint
     d.planet = t && t->positions && d.thin;
     d.culled = t && d.thin && (t->gpu_culling || d.planet) && !d.transparent;
     sg->draws[sg->draw_count++] = d;
+    return ORR_OK;
+}
+
+/* Standard pipelines, once the LOD pairs are linked. Instances without
+ * colours get a pipeline without the colour attribute and interpolant; the
+ * colours a draw binds decide, and a LOD partner binds its source's (the far
+ * bucket), not its own. */
+static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (d->shader) continue;
+        const orri_draw *bound = d->lod_from >= 0 ? &sg->draws[d->lod_from] : d;
+        orri_thin_instances *t = bound->thin ? orri_thin_of(orri_pool_get(&s->nodes, bound->node)) : NULL;
+        bool no_icolor = t && !t->colors; /* white instances */
+        orr_result r =
+            orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor, &d->pipeline);
+        if (r != ORR_OK) return r;
+    }
     return ORR_OK;
 }
 
@@ -324,6 +339,8 @@ static orr_result rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
     if (r != ORR_OK) return r;
     if (r2 != ORR_OK) return r2;
     link_lod_pairs(sg, s);
+    r = pick_pipelines(e, sg, s);
+    if (r != ORR_OK) return r;
     sg->epoch++;
     return ORR_OK;
 }
@@ -567,8 +584,10 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
     uint8_t *sys = sl->sys.mapped;
     VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
     uint64_t visible_count = 0;
+    bool gpu_counted = false;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
+        gpu_counted |= d->culled;
         orri_node *n = orri_pool_get(&s->nodes, d->node);
         orri_material *m = orri_pool_get(&s->materials, d->material);
         uint64_t wv;
@@ -582,7 +601,9 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
                               ls->radius * orr_dmat4_max_scale(*world)};
         d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
         orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
-        e->stats.instances_submitted += t ? t->count : 1;
+        /* A LOD partner's own instances are placeholders: what it draws is
+         * its source's far bucket, already counted with the source. */
+        if (d->lod_from < 0) e->stats.instances_submitted += t ? t->count : 1;
         uint32_t count;
         if (d->lod_from >= 0) {
             /* A LOD partner draws its source's far bucket, or nothing. */
@@ -633,7 +654,27 @@ static void update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_s
             e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
         }
     }
-    e->stats.instances_visible = visible_count;
+    /* Without GPU culling the count is this frame's; with it, the count of
+     * the last frame whose GPU work is done (collect_visible). */
+    if (!gpu_counted) e->stats.instances_visible = visible_count, e->stats.instances_visible_frame = e->stats.frames;
+    sl->counted_draws = gpu_counted ? sg->draw_count : 0;
+    sl->counted_frame = e->stats.frames;
+}
+
+/* Instances that passed culling in the frame this slot recorded last, read
+ * from the draw arguments the culling pass wrote (the counts of the other
+ * draws are the CPU's, in the same buffer). The slot's fence has signalled
+ * (orri_frame_begin), and the culling pass ends with a barrier to the host,
+ * so this never waits. Before ensure_slot_capacity, which may replace the
+ * buffer. */
+static void collect_visible(orr_engine *e, const orri_slot *sl) {
+    if (!sl->counted_draws || !sl->indirect.mapped) return;
+    if (e->stats.instances_visible_frame != ORR_FRAME_NONE && e->stats.instances_visible_frame >= sl->counted_frame)
+        return;
+    const VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < sl->counted_draws; i++) n += args[i].instanceCount;
+    e->stats.instances_visible = n, e->stats.instances_visible_frame = sl->counted_frame;
 }
 
 /* ---- thin instances: uploads and the culling pass (primary, before rendering) ---- */
@@ -771,9 +812,13 @@ static orr_result sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_pool_get(&s->nodes, d->node)), sl, slot, i, cmd);
     }
     orri_cmd_label_end(&e->gpu, cmd);
+    /* HOST: the instance counts are read back once the frame's fence signals
+     * (collect_visible); a fence alone makes device writes available, not visible. */
     orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
-                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT);
+                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT |
+                            VK_PIPELINE_STAGE_2_HOST_BIT,
+                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT |
+                            VK_ACCESS_2_HOST_READ_BIT);
     return ORR_OK;
 }
 
@@ -1079,6 +1124,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     }
     uint32_t slot_index = e->gpu.frame_index;
     orri_slot *sl = &sg->slots[slot_index];
+    collect_visible(e, sl);
     r = ensure_slot_capacity(e, sg, sl);
     if (r != ORR_OK) return r;
     if (sl->recorded_epoch != sg->epoch) {

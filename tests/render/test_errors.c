@@ -4,6 +4,7 @@
  * logged by name and the call does nothing. Every check of a failure has its
  * control: the same call done right succeeds and logs nothing. */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,82 @@ TEST(engine_msaa_3_is_rejected_and_leaks_nothing) {
     CHECK(orr_engine_create(NULL, NULL) == ORR_ERROR_INVALID_ARGUMENT);
     /* Control: the shared engine (msaa 1) was created with the same path. */
     CHECK(engine != NULL && orr_engine_device_info(engine).msaa == 1);
+}
+
+/* A device choice that matches nothing names the devices there are. */
+TEST(device_choice_matching_nothing_lists_the_devices) {
+    orr_engine *e = NULL;
+    orr_result r = orr_engine_create(
+        &(orr_engine_desc){.device_name = "no-such-gpu-9z", .msaa = 1, .logger = {.log = capture}}, &e);
+    const char *msg = orr_engine_last_error(NULL);
+    printf("device choice message: %s\n", msg);
+    CHECK(r == ORR_ERROR_NO_DEVICE && e == NULL);
+    CHECK(strstr(msg, "'no-such-gpu-9z'") != NULL);
+    CHECK(strstr(msg, "devices: 0: ") != NULL);
+    CHECK(strstr(msg, orr_engine_device_info(engine).name) != NULL); /* the one the test engine runs on */
+    /* Control: the name the message lists does select that device. */
+    r = orr_engine_create(&(orr_engine_desc){.device_name = orr_engine_device_info(engine).name,
+                                             .width = 16,
+                                             .height = 16,
+                                             .msaa = 1,
+                                             .logger = {.log = capture}},
+                          &e);
+    CHECK(r == ORR_OK && e != NULL);
+    orr_engine_destroy(e);
+}
+
+/* orr_engine_save_png writes PNG only, so any other name is refused and no file appears. */
+TEST(save_png_refuses_a_name_that_is_not_png) {
+    orr_scene *s;
+    CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = "png"}, &s) == ORR_OK);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -5}, .label = "png"});
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    const char *jpg = orr_test_out_path("not-a-png.jpg"), *png = orr_test_out_path("a-png.PNG");
+    remove(jpg);
+    int before = log_count;
+    CHECK(orr_engine_save_png(engine, jpg) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(logged(before, "does not end in .png", "not-a-png.jpg"));
+    FILE *f = fopen(jpg, "rb");
+    CHECK(f == NULL);
+    if (f) fclose(f);
+    CHECK(orr_engine_save_png(engine, orr_test_out_path("png")) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_engine_save_png(engine, NULL) == ORR_ERROR_INVALID_ARGUMENT);
+    log_count = before; /* the two refusals above logged too */
+    /* Control: a .png name (any case) is written. */
+    CHECK(orr_engine_save_png(engine, png) == ORR_OK);
+    f = fopen(png, "rb");
+    unsigned char sig[8] = {0};
+    CHECK(f && fread(sig, 1, 8, f) == 8 && sig[1] == 'P' && sig[2] == 'N' && sig[3] == 'G');
+    if (f) fclose(f);
+    orr_scene_destroy(s);
+}
+
+/* Geometry builders take no engine: their failures say why in orr_last_error(). */
+TEST(geometry_builders_say_why_they_fail) {
+    orr_geometry g;
+    CHECK(orr_geometry_build_box(&(orr_box_desc){.size = -1}, NULL, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "orr_geometry_build_box") && strstr(orr_last_error(), "ORR_ERROR_INVALID_ARGUMENT"));
+    CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 100000}, NULL, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "2^24 vertices") != NULL);
+    CHECK(orr_geometry_build_torus(&(orr_torus_desc){.diameter = NAN}, NULL, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "orr_geometry_build_torus") != NULL);
+    CHECK(orr_geometry_build_ground(&(orr_ground_desc){.subdivisions = -2}, NULL, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "orr_geometry_build_ground") != NULL);
+    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.height = INFINITY}, NULL, &g) ==
+          ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "orr_geometry_build_cylinder") != NULL);
+    CHECK(orr_geometry_build_plane(&(orr_plane_desc){.width = -3}, NULL, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "orr_geometry_build_plane") != NULL);
+    CHECK(orr_geometry_alloc(3, 3, 1u << 9, NULL, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "unknown stream flags 0x200") != NULL);
+    CHECK(orr_geometry_alloc(3, 3, 0, NULL, &g) == ORR_OK);
+    g.indices[2] = 7;
+    CHECK(orr_geometry_validate(&g) == ORR_ERROR_MALFORMED);
+    CHECK(strstr(orr_last_error(), "index 2 is 7, past the 3 vertices") != NULL);
+    orr_geometry_free(&g);
+    /* Engine calls leave theirs there too (and in orr_engine_last_error). */
+    MISUSE(orr_mesh_create(scene, &(orr_mesh_desc){.geometry = NULL}), NULL);
+    CHECK(strstr(orr_last_error(), "API misuse") != NULL);
 }
 
 /* ---- invalid handles, family by family ---------------------------------------------------- */
