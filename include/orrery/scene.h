@@ -17,10 +17,10 @@
  * stale or foreign handle is reported by name (API misuse) and the call does
  * nothing (getters return a zero value). Handles are values; 0 is never valid.
  *
- * Versions, not dirty flags (DESIGN.md §4): every change to a node's local
+ * Versions, not dirty flags (docs/architecture.md): every change to a node's local
  * transform, or to any ancestor, bumps the world version of the node; the
  * renderer remembers the versions it uploaded. Positions are float64
- * (DESIGN.md §2). Babylon.js semantics throughout: left-handed, rotation
+ * (docs/architecture.md, "Precision rule"). Babylon.js semantics throughout: left-handed, rotation
  * quaternion wins over Euler rotation once set, world = parent world · T·R·S.
  *
  * The scene module never touches Vulkan: everything here works (and tests)
@@ -29,6 +29,7 @@
 #ifndef ORRERY_SCENE_H
 #define ORRERY_SCENE_H
 
+#include <math.h> /* INFINITY (ORR_FAR_INFINITE) */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -147,19 +148,78 @@ void orr_node_set_world_position(orr_scene *scene, orr_node node, orr_wpos posit
 orr_wpos orr_node_get_world_position(orr_scene *scene, orr_node node);
 
 /* ---- cameras --------------------------------------------------------------------- */
+/* Babylon.js cameras (TargetCamera / UniversalCamera, ArcRotateCamera), float64.
+ *
+ * A camera is a node: its position (and a free camera's rotation) live in
+ * the node, in the parent's space, and the parent's whole world transform
+ * applies, rotation and scale included (Babylon.js: view = LookAt(local) ·
+ * parent world⁻¹; a camera parented under a scaled node sees the world
+ * shrunk by that scale, its near and far planes in the parent's units).
+ *
+ * Aim of a free camera: a target point or its node's rotation, whichever was
+ * set last.
+ * - Target (the desc's .target, orr_camera_set_target, and the default
+ *   position + (0, 0, 1)): the camera looks at the point, in the parent's
+ *   space, from wherever it moves, like Babylon.js lockedTarget. Its node's
+ *   rotation follows: Babylon.js setTarget's Euler angles (roll 0) are written
+ *   into the node (and into its quaternion when it has one) on every set and
+ *   every move, so orr_node_get_rotation reads the current aim and a program
+ *   can take over from there.
+ * - Rotation (the desc's .rotation, orr_node_set_rotation,
+ *   orr_node_set_rotation_quaternion on orr_camera_node): the camera looks
+ *   along the rotated local forward axis, +Z left-handed, −Z right-handed
+ *   (Babylon.js _referencePoint), so Euler (0, 0, 0) looks down world +Z
+ *   left-handed and −Z right-handed, and (0, π, 0) right-handed looks down +Z
+ *   as Babylon.js's default right-handed camera does. The quaternion, once
+ *   set, wins over the Euler angles, as for any node. Setting a target later
+ *   switches back to aiming at it.
+ *
+ * Up vector (Babylon.js upVector; the descs' .up, zero = (0, 1, 0);
+ * orr_camera_set_up_vector), in the parent's space, stored normalised:
+ * - free camera aiming at a target: the view's up (a site on a planet
+ *   passes its local vertical);
+ * - free camera aiming by rotation: the view's up while the rotation has no
+ *   roll (Euler z = 0, no quaternion); a roll, or a quaternion, carries the
+ *   whole attitude and the view is exactly the rotation (up = R·(0, 1, 0), what
+ *   Babylon.js writes into upVector when rotation.z or rotationQuaternion.z
+ *   changes; the stored up vector is kept here);
+ * - arc-rotate: the orbit's pole. The orbit offset r·(cos α sin β, cos β,
+ *   sin α sin β) is rotated by the shortest rotation taking +Y to up (for up
+ *   within 2.6° of −Y, dot < −0.999: a half turn about Z, as Babylon.js's
+ *   Matrix.RotationAlignToRef does), and the view looks at the target with up.
+ *
+ * Clip planes: near and far are Babylon.js minZ / maxZ, distances along the
+ * view axis. 0 means the default (near 1, far 10 000, Babylon.js's), in the
+ * descs and in orr_camera_set_clip alike; far = ORR_FAR_INFINITE puts the
+ * far plane at infinity (reverse-Z: depth 0 at infinity, Babylon.js maxZ = 0).
+ * For large worlds (planets, space, flight) the infinite far plane is the
+ * recommended choice: reverse-Z float32 depth keeps its precision over any
+ * range, so no far distance has to be guessed (docs/precision.md).
+ * A desc with near < 0, far < 0, near ≥ far, a NaN, a field of view outside
+ * (0, π), a non-finite up vector, or both a target and a rotation is API
+ * misuse: the camera is not created (the null handle is returned) and the
+ * message names the field. */
+#define ORR_FAR_INFINITE INFINITY
+
 typedef struct orr_free_camera_desc {
-    orr_dvec3 position;
-    orr_dvec3 target; /* default position + (0, 0, 1) unless target_set */
-    bool target_set;  /* use .target even when it is the origin */
-    double fov;       /* vertical field of view, radians; default 0.8 */
-    double near, far; /* Babylon.js minZ / maxZ; defaults 1 and 10000; far 0 = infinite */
+    orr_dvec3 position; /* in the parent's space */
+    orr_dvec3 target;   /* aim point (parent space); default position + (0, 0, 1) */
+    bool target_set;    /* use .target even when it is the origin */
+    orr_dvec3 rotation; /* Euler (pitch x, yaw y, roll z), radians: aim by rotation */
+    bool rotation_set;  /* use .rotation even when it is zero */
+    orr_dvec3 up;       /* up vector; zero = (0, 1, 0) */
+    orr_node parent;    /* 0: scene root */
+    double fov;         /* vertical field of view, radians, in (0, π); 0 = 0.8 */
+    double near, far;   /* Babylon.js minZ / maxZ; 0 = 1 and 10 000; far may be ORR_FAR_INFINITE */
     const char *label;
 } orr_free_camera_desc;
 
 typedef struct orr_arc_rotate_desc {
-    double alpha, beta, radius; /* position = target + r·(cos α sin β, cos β, sin α sin β) */
-    orr_dvec3 target;
-    double fov, near, far; /* as for the free camera */
+    double alpha, beta, radius; /* position = target + r·(cos α sin β, cos β, sin α sin β), up = +Y */
+    orr_dvec3 target;           /* orbit centre, in the parent's space */
+    orr_dvec3 up;               /* orbit pole; zero = (0, 1, 0) */
+    orr_node parent;            /* 0: scene root */
+    double fov, near, far;      /* as for the free camera */
     /* Limits; zero means none (Babylon.js null), except lower_beta_limit whose
      * default is 0.01 and upper_beta_limit whose default is π − 0.01. */
     double lower_radius_limit, upper_radius_limit;
@@ -169,6 +229,7 @@ typedef struct orr_arc_rotate_desc {
     const char *label;
 } orr_arc_rotate_desc;
 
+/* Both return the null handle on misuse (see "Clip planes" above). */
 orr_camera orr_camera_create_free(orr_scene *scene, const orr_free_camera_desc *desc);
 orr_camera orr_camera_create_arc_rotate(orr_scene *scene, const orr_arc_rotate_desc *desc);
 orr_node orr_camera_node(orr_camera camera);
@@ -176,32 +237,46 @@ orr_node orr_camera_node(orr_camera camera);
 void orr_scene_set_active_camera(orr_scene *scene, orr_camera camera);
 orr_camera orr_scene_get_active_camera(const orr_scene *scene);
 
-/* Free camera: position through orr_node_set_position; target here. */
+/* Free camera: aims at `target` (parent space) from now on, wherever it
+ * moves, until a rotation is set on its node (see "Aim" above); position
+ * through orr_node_set_position. Arc-rotate: moves the orbit centre. */
 void orr_camera_set_target(orr_scene *scene, orr_camera camera, orr_dvec3 target);
+/* Up vector of either kind (see "Up vector" above); normalised when stored.
+ * Zero or non-finite is misuse and changes nothing. */
+void orr_camera_set_up_vector(orr_scene *scene, orr_camera camera, orr_dvec3 up);
+orr_dvec3 orr_camera_get_up_vector(const orr_scene *scene, orr_camera camera);
 /* Arc-rotate: parameters are clamped to the limits on every set (Babylon.js
  * clamps in its update; here the stored value is the clamped one). */
 void orr_camera_set_arc(orr_scene *scene, orr_camera camera, double alpha, double beta, double radius);
 void orr_camera_get_arc(const orr_scene *scene, orr_camera camera, double *alpha, double *beta, double *radius);
 void orr_camera_set_arc_target(orr_scene *scene, orr_camera camera, orr_dvec3 target);
+/* Vertical field of view in (0, π) radians; anything else is misuse. */
 void orr_camera_set_fov(orr_scene *scene, orr_camera camera, double fov);
+/* Same convention as the descs: 0 = default (near 1, far 10 000), far =
+ * ORR_FAR_INFINITE for no far plane; negative, NaN or near ≥ far is misuse
+ * and changes nothing. */
 void orr_camera_set_clip(orr_scene *scene, orr_camera camera, double near, double far);
 
 /* Eye position in world space (float64). */
 orr_dvec3 orr_camera_get_position(orr_scene *scene, orr_camera camera);
 /* View matrix (world → view) as the renderer uploads it: absolute, or, when
- * the scene's engine runs floating origin, the rotation alone (the eye is the
- * origin of the upload frame). Projection for `aspect` (w / h). */
+ * the scene's engine runs floating origin, the same matrix without its
+ * translation (the eye is the origin of the upload frame): the rotation, with
+ * a scaled parent's inverse scale, built from parent-space quantities only,
+ * so it is as precise 10⁷ m or 10¹⁵ m (integer cells) from the origin as at
+ * it. Projection for `aspect` (w / h). */
 orr_dmat4 orr_camera_get_view_matrix(orr_scene *scene, orr_camera camera);
 orr_dmat4 orr_camera_get_projection_matrix(orr_scene *scene, orr_camera camera, double aspect);
 /* Handedness (orrery/handedness.h, docs/handedness.md). Left-handed build:
  * the view is LookAtLH (view +Z forward) and the projection the left-handed
- * reverse-Z perspective. Right-handed build (seeds/001): the view is Sz·V_RH,
+ * reverse-Z perspective. Right-handed build: the view is Sz·V_RH,
  * Babylon.js's LookAtRH with its third row negated, and the projection stays
  * the left-handed one, so view space keeps +Z forward and clip space equals
  * Babylon.js's P_RH·V_RH; shader materials receive V_RH and P_RH themselves.
- * Camera world matrix (camera → world, absolute, float64): LookAtLH's inverse;
- * right-handed, with its X and Z columns negated (W_LH·diag(−1, 1, −1)), so
- * the camera looks down its local −Z with +X to the right, like Babylon.js. */
+ * Camera world matrix (camera → world, absolute, float64): the inverse of
+ * Babylon.js's view (LookAtLH or LookAtRH, times the parent's inverse world);
+ * right-handed, the camera looks down its local −Z with +X to the right, like
+ * Babylon.js. */
 orr_dmat4 orr_camera_get_world_matrix(orr_scene *scene, orr_camera camera);
 /* Camera world version: bumps on any change that moves or re-aims it. */
 uint64_t orr_camera_get_version(orr_scene *scene, orr_camera camera);

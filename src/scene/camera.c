@@ -1,16 +1,34 @@
 /* camera.c — Babylon.js free and arc-rotate cameras (float64).
  *
- * Arc-rotate: eye = target + r·(cos α sin β, cos β, sin α sin β); both kinds
- * look at their target with +Y up (LookAtLH in the left-handed build). The
- * eye is stored as the camera node's position so parenting and versions work
- * as for any node.
+ * Model (Babylon.js 9.35 TargetCamera._getViewMatrix / _computeViewMatrix,
+ * ArcRotateCamera._getViewMatrix; formulas, not code):
+ * - Everything a camera aims with lives in its parent's space: the node's
+ *   position, the target, the up vector, the node's rotation. The view is
+ *   A · P⁻¹, where A is the look-at built there and P the parent's world
+ *   matrix (Babylon.js inverts the look-at, multiplies by the parent world and
+ *   inverts back; the product is the same).
+ * - Free camera aiming at a target: A = LookAt(position, target, up). Its
+ *   node's rotation is kept equal to Babylon.js setTarget's (yaw and pitch of
+ *   the direction, roll 0), written on every set and every move.
+ * - Free camera aiming by rotation R (quaternion, else Euler yaw-pitch-roll):
+ *   forward = R·(0, 0, ±1) (+ left-handed, − right-handed: Babylon.js's
+ *   _referencePoint), up = R·(0, 1, 0) when the rotation carries a roll or is
+ *   a quaternion, else the camera's up vector.
+ * - Arc-rotate: eye = target + Y→up · r·(cos α sin β, cos β, sin α sin β),
+ *   stored as the node's position, and A = LookAt(eye, target, up).
+ *
+ * Precision: the world → view rotation (with a scaled parent's inverse scale)
+ * is built from parent-space quantities only: a forward and an up of unit
+ * size and the parent's upper 3×3. The eye enters the absolute view once, as
+ * −L·eye in float64; the floating-origin view omits it (seeds/000, upload
+ * site 1), so nothing about it degrades with the distance from the origin.
  *
  * Handedness (seeds/001 "Model", docs/handedness.md): the right-handed build
  * renders the Z-mirrored world. Its view is Sz·V_RH (LookAtRH with the third
  * row negated), its projection the left-handed one in both builds, so clip
  * space is Babylon.js's P_RH·V_RH and every shader keeps the left-handed view
- * space (+Z forward). Its camera world matrix is LookAtLH's with the X and Z
- * columns negated: the camera looks down its local −Z, +X to the right.
+ * space (+Z forward). Its camera world matrix is the inverse of Babylon.js's
+ * view V_RH = Sz·V: the camera looks down its local −Z, +X to the right.
  */
 #include <math.h>
 
@@ -18,6 +36,111 @@
 #include "scene/scene_int.h"
 
 static const double PI = 3.14159265358979323846;
+static const double DEFAULT_FOV = 0.8, DEFAULT_NEAR = 1.0, DEFAULT_FAR = 10000.0; /* Babylon.js */
+
+/* The camera's local forward axis: Babylon.js Vector3.Forward(useRightHandedSystem). */
+static const double FORWARD_Z = ORR_RIGHT_HANDED ? -1.0 : 1.0;
+
+static bool is_zero(orr_dvec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
+static bool is_finite3(orr_dvec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* ---- parameters: defaults and checks, one place for descs and setters ------------------ */
+
+/* 0 = default; far may be +∞. False for anything else than 0 < near < far. */
+static bool resolve_clip(double znear, double zfar, double *n, double *f) {
+    *n = znear == 0 ? DEFAULT_NEAR : znear;
+    *f = zfar == 0 ? DEFAULT_FAR : zfar;
+    return *n > 0 && isfinite(*n) && *f > *n; /* NaN fails every comparison */
+}
+
+static bool fov_ok(double fov) { return fov > 0 && fov < PI; }
+
+/* Zero = +Y; stored normalised (scaled by its largest component first, so
+ * that no finite vector under- or overflows). False when not finite. */
+static bool resolve_up(orr_dvec3 up, orr_dvec3 *out) {
+    if (!is_finite3(up)) return false;
+    double m = fmax(fabs(up.x), fmax(fabs(up.y), fabs(up.z)));
+    *out = m == 0 ? (orr_dvec3){0, 1, 0} : orr_dvec3_normalize((orr_dvec3){up.x / m, up.y / m, up.z / m});
+    return true;
+}
+
+typedef struct cam_params {
+    double fov, znear, zfar;
+    orr_dvec3 up;
+} cam_params;
+
+/* The fields both descs share; reports the first bad one by name. */
+static bool resolve_params(orr_scene *s, const char *what, double fov, double znear, double zfar, orr_dvec3 up,
+                           cam_params *p) {
+    p->fov = fov == 0 ? DEFAULT_FOV : fov;
+    if (!fov_ok(p->fov)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .fov %g is not in (0, pi)", what, fov);
+        return false;
+    }
+    if (!resolve_clip(znear, zfar, &p->znear, &p->zfar)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+                    "%s: .near %g, .far %g: need 0 < near < far (0 = default 1 and 10000, far ORR_FAR_INFINITE)", what,
+                    znear, zfar);
+        return false;
+    }
+    if (!resolve_up(up, &p->up)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .up (%g, %g, %g) is not a direction", what, up.x, up.y, up.z);
+        return false;
+    }
+    return true;
+}
+
+static void apply_params(orri_camera *c, const cam_params *p) {
+    c->fov = p->fov, c->znear = p->znear, c->zfar = p->zfar, c->up = p->up;
+}
+
+/* ---- aim ---------------------------------------------------------------------------- */
+
+/* Babylon.js setTarget: the yaw and pitch that turn the local forward axis
+ * towards the target, roll 0, written into the node's Euler angles and into
+ * its quaternion when it has one. Not a node touch: callers do that. */
+static void rotation_from_target(orri_node *n) {
+    orr_dvec3 f = orr_dvec3_sub(n->u.camera.target, n->position);
+    /* Right-handed, the camera's local +Z points away from the target
+     * (0 − v, not −v: a zero component stays +0 and atan2 gives +π, not −π). */
+    if (ORR_RIGHT_HANDED) f = (orr_dvec3){0.0 - f.x, 0.0 - f.y, 0.0 - f.z};
+    n->rotation = (orr_dvec3){atan2(-f.y, hypot(f.x, f.z)), atan2(f.x, f.z), 0};
+    if (n->has_quat) n->quat = orr_dquat_from_euler(n->rotation);
+}
+
+void orri_camera_node_moved(orri_node *n) {
+    if (n->u.camera.kind == ORRI_CAMERA_FREE && n->u.camera.aim_target) rotation_from_target(n);
+}
+
+void orri_camera_node_rotated(orri_node *n) {
+    if (n->u.camera.kind == ORRI_CAMERA_FREE) n->u.camera.aim_target = false;
+}
+
+/* Forward (any length) and up of the look-at, in the parent's space. */
+static void aim_local(const orri_node *n, orr_dvec3 *forward, orr_dvec3 *up) {
+    const orri_camera *c = &n->u.camera;
+    if (c->kind == ORRI_CAMERA_ARC || c->aim_target) {
+        *forward = orr_dvec3_sub(c->target, n->position);
+        *up = c->up;
+        return;
+    }
+    orr_dquat q = n->has_quat ? n->quat : orr_dquat_from_euler(n->rotation);
+    *forward = orr_dquat_rotate(q, (orr_dvec3){0, 0, FORWARD_Z});
+    *up = n->has_quat || n->rotation.z != 0 ? orr_dquat_rotate(q, (orr_dvec3){0, 1, 0}) : c->up;
+}
+
+/* The shortest rotation taking +Y to unit `up`, applied to v (Rodrigues with
+ * axis Y × up); a half turn about Z when up is within acos(0.999) of −Y,
+ * where Babylon.js's RotationAlignToRef switches to that fixed matrix. */
+static orr_dvec3 y_to_up(orr_dvec3 up, orr_dvec3 v) {
+    double c = up.y; /* dot(Y, up) */
+    if (c < -0.999) return (orr_dvec3){-v.x, -v.y, v.z};
+    orr_dvec3 a = {up.z, 0, -up.x}; /* Y × up */
+    orr_dvec3 r = orr_dvec3_add(orr_dvec3_scale(v, c), orr_dvec3_cross(a, v));
+    return orr_dvec3_add(r, orr_dvec3_scale(a, orr_dvec3_dot(a, v) / (1 + c)));
+}
+
+/* ---- arc-rotate ----------------------------------------------------------------------- */
 
 static void clamp_arc(orri_camera *c) {
     const orr_arc_rotate_desc *l = &c->limits;
@@ -33,16 +156,11 @@ static void arc_update_eye(orr_scene *s, orri_node *n) {
     double sb = sin(c->beta);
     if (sb == 0) sb = 0.0001; /* Babylon.js nudges beta off the pole the same way */
     orr_dvec3 off = {c->radius * cos(c->alpha) * sb, c->radius * cos(c->beta), c->radius * sin(c->alpha) * sb};
-    n->position = orr_dvec3_add(c->target, off);
+    n->position = orr_dvec3_add(c->target, y_to_up(c->up, off));
     orri_node_touch(s, n);
 }
 
-static void init_common(orri_camera *c, double fov, double znear, double zfar) {
-    c->fov = fov > 0 ? fov : 0.8;
-    c->znear = znear > 0 ? znear : 1.0;
-    c->zfar = zfar != 0 ? zfar : 10000.0;
-    if (c->zfar < 0) c->zfar = 0; /* infinite */
-}
+/* ---- creation ----------------------------------------------------------------------- */
 
 static orr_camera finish(orr_scene *s, uint32_t id) {
     if (id && !s->active_camera) s->active_camera = id;
@@ -50,41 +168,61 @@ static orr_camera finish(orr_scene *s, uint32_t id) {
 }
 
 orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc) {
+    static const char what[] = "orr_camera_create_free";
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_camera_create_free: scene is NULL");
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return (orr_camera){0};
     }
     orr_free_camera_desc d = desc ? *desc : (orr_free_camera_desc){0};
+    cam_params p;
+    if (!resolve_params(s, what, d.fov, d.near, d.far, d.up, &p)) return (orr_camera){0};
+    bool has_target = d.target_set || !is_zero(d.target), has_rotation = d.rotation_set || !is_zero(d.rotation);
+    if (has_target && has_rotation) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .target and .rotation both given; a camera aims by one", what);
+        return (orr_camera){0};
+    }
+    if (!is_finite3(d.position) || !is_finite3(d.target) || !is_finite3(d.rotation)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .position, .target or .rotation is not finite", what);
+        return (orr_camera){0};
+    }
     orri_node *n;
-    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA,
-                                  &(orr_node_desc){.position = d.position, .label = d.label ? d.label : "camera"}, &n);
+    uint32_t id = orri_node_alloc(
+        s, ORRI_NODE_CAMERA,
+        &(orr_node_desc){
+            .position = d.position, .rotation = d.rotation, .parent = d.parent, .label = d.label ? d.label : "camera"},
+        &n);
     if (!id) return (orr_camera){0};
     orri_camera *c = &n->u.camera;
     c->kind = ORRI_CAMERA_FREE;
-    bool no_target = !d.target_set && d.target.x == 0 && d.target.y == 0 && d.target.z == 0;
-    c->target = no_target ? orr_dvec3_add(d.position, (orr_dvec3){0, 0, 1}) : d.target;
-    init_common(c, d.fov, d.near, d.far);
+    apply_params(c, &p);
+    c->aim_target = !has_rotation;
+    c->target = has_target ? d.target : orr_dvec3_add(d.position, (orr_dvec3){0, 0, 1});
+    if (c->aim_target) rotation_from_target(n);
     c->version = orri_scene_next_version(s);
     return finish(s, id);
 }
 
 orr_camera orr_camera_create_arc_rotate(orr_scene *s, const orr_arc_rotate_desc *desc) {
+    static const char what[] = "orr_camera_create_arc_rotate";
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_camera_create_arc_rotate: scene is NULL");
+        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return (orr_camera){0};
     }
     orr_arc_rotate_desc d = desc ? *desc : (orr_arc_rotate_desc){0};
+    cam_params p;
+    if (!resolve_params(s, what, d.fov, d.near, d.far, d.up, &p)) return (orr_camera){0};
     orri_node *n;
-    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA, &(orr_node_desc){.label = d.label ? d.label : "arc camera"}, &n);
+    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA,
+                                  &(orr_node_desc){.parent = d.parent, .label = d.label ? d.label : "arc camera"}, &n);
     if (!id) return (orr_camera){0};
     orri_camera *c = &n->u.camera;
     c->kind = ORRI_CAMERA_ARC;
+    apply_params(c, &p);
     c->limits = d;
     if (c->limits.lower_beta_limit == 0) c->limits.lower_beta_limit = 0.01;
     if (c->limits.upper_beta_limit == 0) c->limits.upper_beta_limit = PI - 0.01;
     c->alpha = d.alpha, c->beta = d.beta, c->radius = d.radius > 0 ? d.radius : 10;
     c->target = d.target;
-    init_common(c, d.fov, d.near, d.far);
     c->version = orri_scene_next_version(s);
     arc_update_eye(s, n);
     return finish(s, id);
@@ -98,6 +236,8 @@ void orr_scene_set_active_camera(orr_scene *s, orr_camera camera) {
 
 orr_camera orr_scene_get_active_camera(const orr_scene *s) { return (orr_camera){s ? s->active_camera : 0}; }
 
+/* ---- setters -------------------------------------------------------------------------- */
+
 static orri_node *cam(const orr_scene *s, orr_camera c, const char *what) {
     return orri_node_get_kind(s, c.id, ORRI_NODE_CAMERA, what);
 }
@@ -105,9 +245,33 @@ static orri_node *cam(const orr_scene *s, orr_camera c, const char *what) {
 void orr_camera_set_target(orr_scene *s, orr_camera camera, orr_dvec3 target) {
     orri_node *n = cam(s, camera, "orr_camera_set_target");
     if (!n) return;
-    n->u.camera.target = target;
+    orri_camera *c = &n->u.camera;
+    c->target = target;
+    c->version = orri_scene_next_version(s);
+    if (c->kind == ORRI_CAMERA_ARC) {
+        arc_update_eye(s, n);
+        return;
+    }
+    c->aim_target = true;
+    rotation_from_target(n);
+    orri_node_touch(s, n);
+}
+
+void orr_camera_set_up_vector(orr_scene *s, orr_camera camera, orr_dvec3 up) {
+    orri_node *n = cam(s, camera, "orr_camera_set_up_vector");
+    if (!n) return;
+    if (is_zero(up) || !resolve_up(up, &n->u.camera.up)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_up_vector: (%g, %g, %g) is not a direction", up.x, up.y,
+                    up.z);
+        return;
+    }
     n->u.camera.version = orri_scene_next_version(s);
     if (n->u.camera.kind == ORRI_CAMERA_ARC) arc_update_eye(s, n);
+}
+
+orr_dvec3 orr_camera_get_up_vector(const orr_scene *s, orr_camera camera) {
+    orri_node *n = cam(s, camera, "orr_camera_get_up_vector");
+    return n ? n->u.camera.up : (orr_dvec3){0};
 }
 
 void orr_camera_set_arc(orr_scene *s, orr_camera camera, double alpha, double beta, double radius) {
@@ -136,7 +300,7 @@ void orr_camera_set_arc_target(orr_scene *s, orr_camera camera, orr_dvec3 target
 void orr_camera_set_fov(orr_scene *s, orr_camera camera, double fov) {
     orri_node *n = cam(s, camera, "orr_camera_set_fov");
     if (!n) return;
-    if (!(fov > 0 && fov < PI)) {
+    if (!fov_ok(fov)) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_fov: fov %g is not in (0, pi)", fov);
         return;
     }
@@ -147,13 +311,19 @@ void orr_camera_set_fov(orr_scene *s, orr_camera camera, double fov) {
 void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double zfar) {
     orri_node *n = cam(s, camera, "orr_camera_set_clip");
     if (!n) return;
-    if (!(znear > 0) || (zfar > 0 && zfar <= znear)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_clip: need 0 < near < far (far 0 = infinite)");
+    double rn, rf;
+    if (!resolve_clip(znear, zfar, &rn, &rf)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+                    "orr_camera_set_clip: near %g, far %g: need 0 < near < far (0 = default 1 and 10000, far "
+                    "ORR_FAR_INFINITE)",
+                    znear, zfar);
         return;
     }
-    n->u.camera.znear = znear, n->u.camera.zfar = zfar > 0 ? zfar : 0;
+    n->u.camera.znear = rn, n->u.camera.zfar = rf;
     n->u.camera.version = orri_scene_next_version(s);
 }
+
+/* ---- matrices ------------------------------------------------------------------------- */
 
 /* Absolute eye in float64 (rounds beyond 2^53 m; see orri_camera_wpos). */
 orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *n) { return orr_wpos_to_dvec3(orri_camera_wpos(s, n)); }
@@ -162,63 +332,71 @@ orr_wpos orri_camera_wpos(orr_scene *s, orri_node *n) {
     return (orr_wpos){orri_node_cell(s, n), orr_dmat4_get_translation(*orri_node_world(s, n, NULL))};
 }
 
-/* The look-at of the camera's view: LookAtLH, or in the right-handed build
- * Sz·LookAtRH (seeds/001: the third row negated, so view z is the positive
- * distance in front of the camera in both builds). */
-static orr_dmat4 view_look_at(orr_dvec3 eye, orr_dvec3 target, orr_dvec3 up) {
-    orr_dmat4 v = orr_dmat4_look_at(eye, target, up);
+/* The look-at's rotation (eye at the origin): LookAtLH, or in the
+ * right-handed build Sz·LookAtRH (seeds/001: the third row negated, so view z
+ * is the positive distance in front of the camera in both builds). */
+static orr_dmat4 look_rotation(orr_dvec3 forward, orr_dvec3 up) {
+    orr_dmat4 v = orr_dmat4_look_at((orr_dvec3){0, 0, 0}, forward, up);
 #if ORR_RIGHT_HANDED
     for (int c = 0; c < 4; c++) v.m[c * 4 + 2] = -v.m[c * 4 + 2];
 #endif
     return v;
 }
 
-/* Eye and target in absolute float64 (the camera's cell folded in). */
-static void eye_target(orr_scene *s, orri_node *n, orr_dvec3 *eye, orr_dvec3 *target) {
-    const orr_dmat4 *w = orri_node_world(s, n, NULL);
-    /* The target is in the parent's space, like the position. */
-    orr_dmat4 parent =
-        n->parent ? *orri_node_world(s, orri_pool_get(&s->nodes, n->parent), NULL) : orr_dmat4_identity();
-    *eye = orr_dmat4_get_translation(*w);
-    *target = orr_dmat4_transform_point(parent, n->u.camera.target);
+/* World → view without translation: A · P⁻¹ (P the parent world's upper
+ * 3×3; its translation never enters, so the result does not depend on where
+ * the parent is). A parent with a singular 3×3 (a zero scale) is ignored.
+ * A mirroring parent (det P < 0) mirrors the camera: eye, forward and up go
+ * through P and the view's x row flips, so the view stays a rotation (times
+ * the inverse scale) instead of Babylon.js's A · P⁻¹, which looks through the
+ * mirror with an improper view that turns every winding inside out. */
+static orr_dmat4 view_linear(orr_scene *s, orri_node *n) {
+    orr_dvec3 forward, up;
+    aim_local(n, &forward, &up);
+    orr_dmat4 a = look_rotation(forward, up);
+    orri_node *parent = n->parent ? orri_pool_get(&s->nodes, n->parent) : NULL;
+    if (!parent) return a;
+    orr_dmat4 p = *orri_node_world(s, parent, NULL), inv;
+    p.m[12] = p.m[13] = p.m[14] = 0;
+    if (!orr_dmat4_inverse(p, &inv)) return a;
+    orr_dmat4 v = orr_dmat4_mul(a, inv);
+    if (orr_dmat4_determinant(p) < 0)
+        for (int c = 0; c < 3; c++) v.m[c * 4] = -v.m[c * 4];
+    return v;
 }
 
 /* View matrix. Under floating origin (seeds/000, upload site 1) the eye is the
- * origin of the upload frame: the view is the camera's rotation alone, built
- * from target − eye in the camera's own cell frame (float64), and uploads
- * through the precision-only packer. Otherwise the absolute view. */
+ * origin of the upload frame: the view is view_linear alone, and uploads
+ * through the precision-only packer. Otherwise the absolute view, its
+ * translation −L·eye from the eye with its cell folded in. */
 orr_dmat4 orri_camera_view(orr_scene *s, orri_node *n) {
-    orr_dvec3 eye, target;
-    eye_target(s, n, &eye, &target);
-    const orr_dvec3 up = {0, 1, 0};
-    if (n->u.camera.use_floating_origin) return view_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), up);
-    orr_dvec3 cell = orr_cell3_diff_metres(orri_node_cell(s, n), (orr_cell3){0, 0, 0});
-    orr_dmat4 v = view_look_at(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), up);
+    orr_dmat4 v = view_linear(s, n);
+    if (n->u.camera.use_floating_origin) return v;
+    orr_dvec3 t = orr_dmat4_transform_dir(v, orri_camera_eye(s, n));
+    v.m[12] = -t.x, v.m[13] = -t.y, v.m[14] = -t.z;
     if (s->engine->matrix_f32)
         for (int i = 0; i < 16; i++) v.m[i] = (double)(float)v.m[i];
     return v;
 }
 
 /* Left-handed in both builds: the right-handed view is already mirrored
- * (seeds/001), and P_LH·Sz is Babylon.js's PerspectiveFovRH. */
+ * (seeds/001), and P_LH·Sz is Babylon.js's PerspectiveFovRH. An infinite far
+ * plane is the math's zfar 0. */
 orr_dmat4 orri_camera_projection(orri_node *n, double aspect) {
     const orri_camera *c = &n->u.camera;
-    return orr_dmat4_perspective_lh(c->fov, aspect, c->znear, c->zfar);
+    return orr_dmat4_perspective_lh(c->fov, aspect, c->znear, isinf(c->zfar) ? 0 : c->zfar);
 }
 
-/* Camera → world: LookAtLH's inverse; right-handed, its X and Z columns
- * negated (W_RH = W_LH·diag(−1, 1, −1), seeds/001). */
+/* Camera → world: the inverse of Babylon.js's view, V itself left-handed,
+ * V_RH = Sz·V right-handed (seeds/001), with the absolute eye as translation. */
 static orr_dmat4 camera_world(orr_scene *s, orri_node *n) {
-    orr_dvec3 eye, target;
-    eye_target(s, n, &eye, &target);
-    orr_dvec3 cell = orr_cell3_diff_metres(orri_node_cell(s, n), (orr_cell3){0, 0, 0});
-    orr_dmat4 v = orr_dmat4_look_at_lh(orr_dvec3_add(eye, cell), orr_dvec3_add(target, cell), (orr_dvec3){0, 1, 0});
-    orr_dmat4 w;
-    orr_dmat4_inverse(v, &w);
+    orr_dmat4 v = view_linear(s, n), w;
 #if ORR_RIGHT_HANDED
-    for (int c = 0; c < 4; c++) w.m[c] = -w.m[c], w.m[8 + c] = -w.m[8 + c];
+    for (int c = 0; c < 4; c++) v.m[c * 4 + 2] = -v.m[c * 4 + 2];
 #endif
-    w.m[3] = 0, w.m[11] = 0;
+    orr_dmat4_inverse(v, &w);
+    orr_dvec3 eye = orri_camera_eye(s, n);
+    w.m[12] = eye.x, w.m[13] = eye.y, w.m[14] = eye.z;
     return w;
 }
 

@@ -81,22 +81,27 @@ orr_node orr_node_get_parent(const orr_scene *s, orr_node node) {
     return (orr_node){n ? n->parent : 0};
 }
 
-#define NODE_SETTER(fn, field, type)                   \
-    void fn(orr_scene *s, orr_node node, type v) {     \
-        orri_node *n = orri_node_get(s, node.id, #fn); \
-        if (!n) return;                                \
-        n->field = v;                                  \
-        orri_node_touch(s, n);                         \
+static void no_camera_hook(orri_node *n) { (void)n; }
+
+/* Camera nodes hear of moves and rotations (camera.c: a free camera's aim). */
+#define NODE_SETTER(fn, field, type, camera_hook)        \
+    void fn(orr_scene *s, orr_node node, type v) {       \
+        orri_node *n = orri_node_get(s, node.id, #fn);   \
+        if (!n) return;                                  \
+        n->field = v;                                    \
+        if (n->kind == ORRI_NODE_CAMERA) camera_hook(n); \
+        orri_node_touch(s, n);                           \
     }
-NODE_SETTER(orr_node_set_position, position, orr_dvec3)
-NODE_SETTER(orr_node_set_rotation, rotation, orr_dvec3)
-NODE_SETTER(orr_node_set_scaling, scaling, orr_dvec3)
+NODE_SETTER(orr_node_set_position, position, orr_dvec3, orri_camera_node_moved)
+NODE_SETTER(orr_node_set_rotation, rotation, orr_dvec3, orri_camera_node_rotated)
+NODE_SETTER(orr_node_set_scaling, scaling, orr_dvec3, no_camera_hook)
 
 void orr_node_set_rotation_quaternion(orr_scene *s, orr_node node, orr_dquat q) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_set_rotation_quaternion");
     if (!n) return;
     n->quat = orr_dquat_normalize(q);
     n->has_quat = true;
+    if (n->kind == ORRI_NODE_CAMERA) orri_camera_node_rotated(n);
     orri_node_touch(s, n);
 }
 
@@ -123,21 +128,45 @@ static orr_dmat4 local_matrix(const orri_node *n) {
     return orr_dmat4_compose(n->scaling, q, n->position);
 }
 
-const orr_dmat4 *orri_node_world(orr_scene *s, orri_node *n, uint64_t *version) {
-    orri_node *parent = n->parent ? orri_pool_get(&s->nodes, n->parent) : NULL;
-    uint64_t parent_version = 0;
-    const orr_dmat4 *parent_world = parent ? orri_node_world(s, parent, &parent_version) : NULL;
+static orri_node *parent_of(orr_scene *s, const orri_node *n) {
+    return n->parent ? orri_pool_get(&s->nodes, n->parent) : NULL;
+}
+
+/* Brings n's cached world up to date; its parent's must already be. */
+static void update_world(orr_scene *s, orri_node *n) {
+    const orri_node *parent = parent_of(s, n);
+    uint64_t parent_version = parent ? parent->world_version : 0;
     bool valid = n->world_version && n->cached_local_version == n->local_version && n->cached_parent == n->parent &&
                  n->cached_parent_version == parent_version;
-    if (!valid) {
-        orr_dmat4 local = local_matrix(n);
-        n->world = parent_world ? orr_dmat4_mul(*parent_world, local) : local;
-        if (s->engine->matrix_f32) /* Babylon.js default precision, for comparisons */
-            for (int i = 0; i < 16; i++) n->world.m[i] = (double)(float)n->world.m[i];
-        n->cached_local_version = n->local_version;
-        n->cached_parent = n->parent;
-        n->cached_parent_version = parent_version;
-        n->world_version = orri_scene_next_version(s);
+    if (valid) return;
+    orr_dmat4 local = local_matrix(n);
+    n->world = parent ? orr_dmat4_mul(parent->world, local) : local;
+    if (s->engine->matrix_f32) /* Babylon.js default precision, for comparisons */
+        for (int i = 0; i < 16; i++) n->world.m[i] = (double)(float)n->world.m[i];
+    n->cached_local_version = n->local_version;
+    n->cached_parent = n->parent;
+    n->cached_parent_version = parent_version;
+    n->world_version = orri_scene_next_version(s);
+}
+
+/* Without recursion: a chain of ancestors may be as deep as the node pool
+ * (65 535), far past what a thread's stack holds frame by frame (issue 16,
+ * D5). Ancestors are brought up to date from the root down, WORLD_WINDOW at
+ * a time in a fixed array: the topmost window first, then the one below it.
+ * Cost O(depth) up to WORLD_WINDOW levels, O(depth² / WORLD_WINDOW) past it. */
+#define WORLD_WINDOW 256u
+
+const orr_dmat4 *orri_node_world(orr_scene *s, orri_node *n, uint64_t *version) {
+    uint32_t chain_len = 1; /* n and its ancestors; cycles are refused by set_parent, bounded anyway */
+    for (orri_node *p = parent_of(s, n); p && chain_len <= ORRI_POOL_MAX_SLOTS; p = parent_of(s, p)) chain_len++;
+    orri_node *window[WORLD_WINDOW];
+    for (uint32_t pending = chain_len; pending > 0;) { /* the lowest `pending` of the chain are not updated */
+        uint32_t count = pending < WORLD_WINDOW ? pending : WORLD_WINDOW, below = pending - count;
+        orri_node *p = n;
+        for (uint32_t i = 0; i < below; i++) p = parent_of(s, p);
+        for (uint32_t i = 0; i < count; i++, p = parent_of(s, p)) window[i] = p;
+        for (uint32_t i = count; i-- > 0;) update_world(s, window[i]);
+        pending = below;
     }
     if (version) *version = n->world_version;
     return &n->world;
@@ -195,6 +224,7 @@ void orr_node_set_world_position(orr_scene *s, orr_node node, orr_wpos p) {
     p = orr_wpos_make(p.cell, p.local);
     n->cell = p.cell;
     n->position = p.local;
+    if (n->kind == ORRI_NODE_CAMERA) orri_camera_node_moved(n);
     orri_node_touch(s, n);
 }
 

@@ -31,11 +31,15 @@ typedef enum orri_camera_kind { ORRI_CAMERA_FREE, ORRI_CAMERA_ARC } orri_camera_
 
 typedef struct orri_camera {
     orri_camera_kind kind;
+    /* Free camera: the aim point while aim_target, else unused (the node's
+     * rotation aims it). Arc-rotate: the orbit centre. Parent space. */
     orr_dvec3 target;
+    bool aim_target;
+    orr_dvec3 up; /* unit, parent space (Babylon.js upVector) */
     double alpha, beta, radius;
-    double fov, znear, zfar;
+    double fov, znear, zfar; /* zfar may be INFINITY (ORR_FAR_INFINITE) */
     orr_arc_rotate_desc limits;
-    uint64_t version; /* parameters (target, fov, clip, arc) */
+    uint64_t version; /* parameters (target, up, fov, clip, arc) */
     /* Floating-origin mode: synchronised with the rendering engine before and
      * after the before-render callbacks (renderer.c). When set, the view has
      * no translation (the eye is the origin of the upload frame). */
@@ -169,6 +173,11 @@ orr_cell3 orri_node_cell(const orr_scene *s, const orri_node *n);
 /* Eye as a world position (cell + local). */
 orr_wpos orri_camera_wpos(orr_scene *s, orri_node *cam);
 uint64_t orri_camera_version(orr_scene *s, orri_node *cam);
+/* Called by the node setters on camera nodes (node.c): a free camera aiming
+ * at a target re-derives its rotation when it moves; a rotation set on a free
+ * camera's node makes the camera aim by that rotation. */
+void orri_camera_node_moved(orri_node *cam);
+void orri_camera_node_rotated(orri_node *cam);
 uint32_t orri_scene_default_material(orr_scene *s);
 void orri_mesh_release(orr_scene *s, orri_node *n);
 void orri_material_release(orr_scene *s, orri_material *m);
