@@ -13,8 +13,13 @@ orr_result orri_buffer_create(orri_gpu *gpu, VkDeviceSize size, VkBufferUsageFla
         .usage = usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    orr_result r = orri_vk_check(gpu, vkCreateBuffer(gpu->device, &ci, NULL, &out->buffer), "vkCreateBuffer");
+    orr_result r = orri_delete_reserve(gpu); /* its later deferred destroy never allocates */
     if (r != ORR_OK) return r;
+    r = orri_vk_check(gpu, vkCreateBuffer(gpu->device, &ci, NULL, &out->buffer), "vkCreateBuffer");
+    if (r != ORR_OK) {
+        orri_delete_unreserve(gpu);
+        return r;
+    }
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(gpu->device, out->buffer, &req);
     VkMemoryPropertyFlags want =
@@ -39,15 +44,20 @@ orr_result orri_buffer_create(orri_gpu *gpu, VkDeviceSize size, VkBufferUsageFla
     return ORR_OK;
 }
 
-void orri_buffer_destroy_now(orri_gpu *gpu, orri_buffer *b) {
+void orri_buffer_destroy_queued(orri_gpu *gpu, orri_buffer *b) {
     if (b->buffer) vkDestroyBuffer(gpu->device, b->buffer, NULL);
     orri_mem_free(gpu, &b->mem);
     memset(b, 0, sizeof *b);
 }
 
+void orri_buffer_destroy_now(orri_gpu *gpu, orri_buffer *b) {
+    if (b->buffer) orri_delete_unreserve(gpu);
+    orri_buffer_destroy_queued(gpu, b);
+}
+
 void orri_buffer_destroy_deferred(orri_gpu *gpu, orri_buffer *b) {
     if (!b->buffer) return;
-    orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_BUFFER, .u.buffer = *b});
+    orri_delete_push_reserved(gpu, &(orri_delete_item){.kind = ORRI_DEL_BUFFER, .u.buffer = *b});
     memset(b, 0, sizeof *b);
 }
 
@@ -63,7 +73,14 @@ orr_result orri_immediate_begin(orri_gpu *gpu, VkCommandBuffer *cmd) {
     if (r != ORR_OK) return r;
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    return orri_vk_check(gpu, vkBeginCommandBuffer(*cmd, &bi), "vkBeginCommandBuffer");
+    r = orri_vk_check(gpu, vkBeginCommandBuffer(*cmd, &bi), "vkBeginCommandBuffer");
+    if (r != ORR_OK) {
+        vkFreeCommandBuffers(gpu->device, f->cmd_pool, 1, cmd);
+        *cmd = VK_NULL_HANDLE;
+        return r;
+    }
+    gpu->immediate_open++; /* objects deleted from now on may be used by it (delete.c) */
+    return ORR_OK;
 }
 
 orr_result orri_immediate_end(orri_gpu *gpu, VkCommandBuffer cmd) {
@@ -79,8 +96,11 @@ orr_result orri_immediate_end(orri_gpu *gpu, VkCommandBuffer cmd) {
         r = orri_vk_check(gpu, vkQueueSubmit(gpu->queue, 1, &si, fence), "vkQueueSubmit");
     }
     if (r == ORR_OK) r = orri_vk_check(gpu, vkWaitForFences(gpu->device, 1, &fence, VK_TRUE, UINT64_MAX), "wait");
+    /* Its fence also covers every frame submitted before it (frame.c). */
+    if (r == ORR_OK) gpu->frame_done = gpu->frame_number;
     if (fence) vkDestroyFence(gpu->device, fence, NULL);
     vkFreeCommandBuffers(gpu->device, f->cmd_pool, 1, &cmd);
+    if (gpu->immediate_open) gpu->immediate_open--;
     return r;
 }
 

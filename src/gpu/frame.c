@@ -1,46 +1,17 @@
-/* frame.c — frames in flight, per-frame staging ring, deferred destruction.
+/* frame.c — frames in flight and the per-frame staging ring.
  *
- * A frame slot is reused only after its fence signalled: then everything its
- * delete queue holds is no longer referenced by the GPU and is destroyed, and
- * its staging ring is empty again.
+ * A frame slot is reused only after its fence signalled: then its staging
+ * ring is empty again. Frames are numbered 1, 2, … as they are submitted
+ * (frame_number, the slot's serial); a fence signal covers every command
+ * submitted before it on the queue (Vulkan spec, "Fence Signaling": the
+ * first synchronization scope of a vkQueueSubmit2 fence includes all commands
+ * earlier in submission order), so once the fence of frame S has signalled,
+ * every frame <= S is done (frame_done). The delete queue (delete.c) destroys
+ * by that serial, never by slot.
  */
 #include <string.h>
 
 #include "gpu/gpu_int.h"
-
-void orri_delete_push(orri_gpu *gpu, const orri_delete_item *item) {
-    orri_frame *f = &gpu->frames[gpu->frame_index];
-    if (f->delete_count == f->delete_cap) {
-        uint32_t cap = f->delete_cap ? f->delete_cap * 2 : 32;
-        orri_delete_item *n = orri_realloc(&gpu->ctx->allocator, f->deletes, cap * sizeof *n);
-        if (!n) {
-            /* Out of host memory: wait for the GPU and destroy right away. */
-            vkDeviceWaitIdle(gpu->device);
-            orri_frame tmp = {.deletes = (orri_delete_item *)item, .delete_count = 1};
-            orri_delete_run(gpu, &tmp);
-            return;
-        }
-        f->deletes = n, f->delete_cap = cap;
-    }
-    f->deletes[f->delete_count++] = *item;
-}
-
-void orri_delete_run(orri_gpu *gpu, orri_frame *f) {
-    for (uint32_t i = 0; i < f->delete_count; i++) {
-        orri_delete_item *d = &f->deletes[i];
-        switch (d->kind) {
-        case ORRI_DEL_BUFFER: orri_buffer_destroy_now(gpu, &d->u.buffer); break;
-        case ORRI_DEL_IMAGE: orri_image_destroy_now(gpu, &d->u.image); break;
-        case ORRI_DEL_PIPELINE: vkDestroyPipeline(gpu->device, d->u.pipeline, NULL); break;
-        case ORRI_DEL_SAMPLER: vkDestroySampler(gpu->device, d->u.sampler, NULL); break;
-        case ORRI_DEL_DESCRIPTOR_POOL: vkDestroyDescriptorPool(gpu->device, d->u.pool, NULL); break;
-        case ORRI_DEL_CMD_BUFFERS:
-            vkFreeCommandBuffers(gpu->device, d->u.cmd.pool, d->u.cmd.count, d->u.cmd.cmds);
-            break;
-        }
-    }
-    f->delete_count = 0;
-}
 
 static orr_result wait_slot(orri_gpu *gpu, orri_frame *f) {
     if (!f->submitted) return ORR_OK;
@@ -48,6 +19,7 @@ static orr_result wait_slot(orri_gpu *gpu, orri_frame *f) {
     if (r != ORR_OK) return r;
     vkResetFences(gpu->device, 1, &f->fence);
     f->submitted = false;
+    if (f->serial > gpu->frame_done) gpu->frame_done = f->serial;
     return ORR_OK;
 }
 
@@ -56,7 +28,7 @@ orr_result orri_frame_begin(orri_gpu *gpu, VkCommandBuffer *cmd) {
     orri_frame *f = &gpu->frames[gpu->frame_index];
     orr_result r = wait_slot(gpu, f);
     if (r != ORR_OK) return r;
-    orri_delete_run(gpu, f);
+    orri_delete_retire(gpu, gpu->frame_done);
     f->staging_used = 0;
     gpu->bytes_uploaded = 0;
     r = orri_vk_check(gpu, vkResetCommandBuffer(f->cmd, 0), "vkResetCommandBuffer");
@@ -85,7 +57,7 @@ orr_result orri_frame_submit(orri_gpu *gpu) {
                                 : orri_vk_check(gpu, vkQueueSubmit2(gpu->queue, 1, &si, f->fence), "vkQueueSubmit2");
     if (r != ORR_OK) return r;
     f->submitted = true;
-    gpu->frame_number++;
+    f->serial = ++gpu->frame_number;
     gpu->frame_index = (gpu->frame_index + 1) % gpu->frame_count;
     return ORR_OK;
 }
@@ -95,6 +67,9 @@ orr_result orri_gpu_wait_idle(orri_gpu *gpu) {
         orr_result r = wait_slot(gpu, &gpu->frames[i]);
         if (r != ORR_OK) return r;
     }
+    gpu->frame_done = gpu->frame_number;
+    /* With no command buffer open, nothing can use a queued object any more. */
+    orri_delete_retire(gpu, orri_gpu_work_open(gpu) ? gpu->frame_done : UINT64_MAX);
     return ORR_OK;
 }
 

@@ -5,9 +5,12 @@
  * Invariants:
  * - Every VkResult of a call that can fail goes through orri_vk_check, which
  *   maps device loss / out of memory to orr_result and latches device loss.
- * - Objects that a submitted frame may still use are destroyed through the
- *   delete queue of the current frame slot, run when that slot's fence has
- *   signalled again (sokol's _sg_vk_delete_queue).
+ * - Objects that submitted or still-open work may use are destroyed through
+ *   the delete queue (delete.c; sokol's _sg_vk_delete_queue): each item
+ *   carries the serial of the newest frame that may use it and is destroyed
+ *   only once every frame up to that serial has completed. Host memory
+ *   failures never make it destroy early: every live buffer and image holds
+ *   a reserved place in it.
  * - Every object gets a debug name (VK_EXT_debug_utils when present).
  */
 #ifndef ORRI_GPU_INT_H
@@ -68,6 +71,7 @@ typedef enum orri_delete_kind {
 
 typedef struct orri_delete_item {
     orri_delete_kind kind;
+    uint64_t serial; /* set by orri_delete_push: the newest frame that may use it */
     union {
         orri_buffer buffer;
         orri_image image;
@@ -87,11 +91,18 @@ typedef struct orri_frame {
     VkCommandBuffer cmd;
     VkFence fence;
     bool submitted;
+    uint64_t serial;     /* frame_number of the frame last submitted in this slot */
     orri_buffer staging; /* per-frame staging ring, host-visible */
     VkDeviceSize staging_used;
+    /* Part of the delete queue's storage (delete.c): retired by serial, not
+     * by slot. */
     orri_delete_item *deletes;
     uint32_t delete_count, delete_cap;
 } orri_frame;
+
+/* Deletes of objects other than buffers and images that found no room
+ * because host memory failed (delete.c). */
+#define ORRI_DELETE_OVERFLOW 64
 
 typedef struct orri_gpu {
     orri_ctx *ctx;
@@ -120,10 +131,15 @@ typedef struct orri_gpu {
     uint64_t device_memory;
 
     orri_frame frames[ORRI_MAX_FRAMES];
-    uint32_t frame_count; /* frames in flight */
-    uint32_t frame_index; /* current slot */
-    uint64_t frame_number;
-    bool recording; /* the current slot's cmd is open */
+    uint32_t frame_count;     /* frames in flight */
+    uint32_t frame_index;     /* current slot */
+    uint64_t frame_number;    /* frames submitted; the next one gets frame_number + 1 */
+    uint64_t frame_done;      /* every frame up to this serial has completed */
+    bool recording;           /* the current slot's cmd is open */
+    uint32_t immediate_open;  /* one-shot command buffers begun and not yet ended */
+    uint64_t delete_reserved; /* free delete-queue places held by live buffers and images */
+    orri_delete_item delete_overflow[ORRI_DELETE_OVERFLOW];
+    uint32_t delete_overflow_count;
 
     uint64_t bytes_uploaded; /* this frame */
     uint64_t bytes_uploaded_total;
@@ -161,6 +177,7 @@ orr_result orri_buffer_create(orri_gpu *gpu, VkDeviceSize size, VkBufferUsageFla
                               const char *label, orri_buffer *out);
 void orri_buffer_destroy_now(orri_gpu *gpu, orri_buffer *b);
 void orri_buffer_destroy_deferred(orri_gpu *gpu, orri_buffer *b);
+void orri_buffer_destroy_queued(orri_gpu *gpu, orri_buffer *b); /* delete.c only: its place was used */
 /* Copies `size` bytes into `dst` at `offset`: directly when host-visible,
  * else through the frame's staging ring with a copy recorded in `cmd`
  * (the caller adds the barrier before use; see orri_barrier_upload). */
@@ -183,6 +200,7 @@ typedef struct orri_image_desc {
 orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *desc, orri_image *out);
 void orri_image_destroy_now(orri_gpu *gpu, orri_image *img);
 void orri_image_destroy_deferred(orri_gpu *gpu, orri_image *img);
+void orri_image_destroy_queued(orri_gpu *gpu, orri_image *img); /* delete.c only: its place was used */
 void orri_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
                         VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
@@ -190,13 +208,35 @@ void orri_memory_barrier(VkCommandBuffer cmd, VkPipelineStageFlags2 src_stage, V
                          VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
 
 /* frame.c */
-/* Waits for the slot's previous use, runs its delete queue, opens its cmd. */
+/* Waits for the slot's previous use, destroys the deletes of every frame
+ * that has completed, opens the slot's cmd. */
 orr_result orri_frame_begin(orri_gpu *gpu, VkCommandBuffer *cmd);
 orr_result orri_frame_submit(orri_gpu *gpu);
+/* Waits for every submitted frame, then destroys every delete that no open
+ * command buffer may use. */
 orr_result orri_gpu_wait_idle(orri_gpu *gpu);
 /* Staging space in the current frame (grows the ring when needed). */
 orr_result orri_staging_alloc(orri_gpu *gpu, VkDeviceSize size, VkDeviceSize *offset, void **ptr);
+
+/* delete.c */
+/* A command buffer is open: the current frame's, or a one-shot one. */
+static inline bool orri_gpu_work_open(const orri_gpu *gpu) { return gpu->recording || gpu->immediate_open > 0; }
+/* Queues `item` for destruction once every frame that may use it has
+ * completed: the frames submitted so far and, while a command buffer is
+ * open, the next one. Never destroys in use, even when host memory fails;
+ * in the last resort (no memory, overflow full, the object possibly used by
+ * an open command buffer) it leaks the object and logs an error. */
 void orri_delete_push(orri_gpu *gpu, const orri_delete_item *item);
+/* Destroys what every frame up to serial `done` used (UINT64_MAX: all). */
+void orri_delete_retire(orri_gpu *gpu, uint64_t done);
+/* Destroys everything `f` holds, and the overflow, now: only for callers that
+ * made the device idle and have no command buffer open (teardown). */
 void orri_delete_run(orri_gpu *gpu, orri_frame *f);
+/* Buffers and images (buffer.c, image.c): a place in the queue is reserved
+ * when one is created (fails only with OUT_OF_HOST_MEMORY), returned when it
+ * is destroyed now, used when it is deferred (never allocates). */
+orr_result orri_delete_reserve(orri_gpu *gpu);
+void orri_delete_unreserve(orri_gpu *gpu);
+void orri_delete_push_reserved(orri_gpu *gpu, const orri_delete_item *item);
 
 #endif

@@ -20,8 +20,13 @@ orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *d, orri_image
         .usage = d->usage,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    orr_result r = orri_vk_check(gpu, vkCreateImage(gpu->device, &ci, NULL, &out->image), "vkCreateImage");
+    orr_result r = orri_delete_reserve(gpu); /* its later deferred destroy never allocates */
     if (r != ORR_OK) return r;
+    r = orri_vk_check(gpu, vkCreateImage(gpu->device, &ci, NULL, &out->image), "vkCreateImage");
+    if (r != ORR_OK) {
+        orri_delete_unreserve(gpu);
+        return r;
+    }
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(gpu->device, out->image, &req);
     r = orri_mem_alloc(gpu, req, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &out->mem);
@@ -50,16 +55,21 @@ orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *d, orri_image
     return ORR_OK;
 }
 
-void orri_image_destroy_now(orri_gpu *gpu, orri_image *img) {
+void orri_image_destroy_queued(orri_gpu *gpu, orri_image *img) {
     if (img->view) vkDestroyImageView(gpu->device, img->view, NULL);
     if (img->image) vkDestroyImage(gpu->device, img->image, NULL);
     orri_mem_free(gpu, &img->mem);
     memset(img, 0, sizeof *img);
 }
 
+void orri_image_destroy_now(orri_gpu *gpu, orri_image *img) {
+    if (img->image) orri_delete_unreserve(gpu);
+    orri_image_destroy_queued(gpu, img);
+}
+
 void orri_image_destroy_deferred(orri_gpu *gpu, orri_image *img) {
     if (!img->image) return;
-    orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_IMAGE, .u.image = *img});
+    orri_delete_push_reserved(gpu, &(orri_delete_item){.kind = ORRI_DEL_IMAGE, .u.image = *img});
     memset(img, 0, sizeof *img);
 }
 

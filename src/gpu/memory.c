@@ -1,10 +1,16 @@
 /* memory.c — device memory sub-allocation.
  *
  * One list of 32 MiB blocks; a request takes the first free range that fits
- * (first fit, aligned) in a block of a compatible memory type; larger requests
- * get a dedicated block. Free ranges are kept sorted and coalesced. Host-
- * visible blocks stay persistently mapped. bufferImageGranularity is honoured
- * by aligning every allocation to it as well.
+ * (first fit, aligned) in a block of a compatible memory type; a request over
+ * half a block gets a dedicated block of exactly its size, used whole (no
+ * rounding: a size that is not a multiple of the granularity is fine).
+ * Free ranges are kept sorted and coalesced. Host-visible blocks stay
+ * persistently mapped. bufferImageGranularity is honoured by aligning every
+ * shared-block allocation to it as well.
+ *
+ * Failure leaves nothing behind: a block created for a request that then
+ * fails is released, and a free range is only carved once room for the
+ * ranges it produces is secured.
  */
 #include <string.h>
 
@@ -37,30 +43,45 @@ static void range_remove(orri_mem_block *b, uint32_t at) {
     b->free_count--;
 }
 
-/* Carve [off, off+size) out of free range i. */
-static bool carve(orri_gpu *gpu, orri_mem_block *b, uint32_t i, VkDeviceSize off, VkDeviceSize size) {
-    orri_mem_range r = b->free[i];
-    range_remove(b, i);
-    VkDeviceSize end = off + size, rend = r.offset + r.size;
-    if (end < rend && !range_push(gpu, b, i, (orri_mem_range){end, rend - end})) return false;
-    if (off > r.offset && !range_push(gpu, b, i, (orri_mem_range){r.offset, off - r.offset})) return false;
+/* Room for one more range: a carve removes one and adds up to two. */
+static bool reserve_range(orri_gpu *gpu, orri_mem_block *b) {
+    if (b->free_count < b->free_cap) return true;
+    uint32_t cap = b->free_cap ? b->free_cap * 2 : 8;
+    orri_mem_range *n = orri_realloc(&gpu->ctx->allocator, b->free, cap * sizeof *n);
+    if (!n) return false;
+    b->free = n, b->free_cap = cap;
     return true;
 }
 
-static bool try_block(orri_gpu *gpu, orri_mem_block *b, VkMemoryRequirements req, orri_mem *out) {
-    VkDeviceSize align = req.alignment > gpu->props.limits.bufferImageGranularity
-                             ? req.alignment
-                             : gpu->props.limits.bufferImageGranularity;
+/* Carve [off, off+size) out of free range i (room reserved: cannot fail). */
+static void carve(orri_gpu *gpu, orri_mem_block *b, uint32_t i, VkDeviceSize off, VkDeviceSize size) {
+    orri_mem_range r = b->free[i];
+    range_remove(b, i);
+    VkDeviceSize end = off + size, rend = r.offset + r.size;
+    if (end < rend) range_push(gpu, b, i, (orri_mem_range){end, rend - end});
+    if (off > r.offset) range_push(gpu, b, i, (orri_mem_range){r.offset, off - r.offset});
+}
+
+typedef enum fit { FIT_NONE, FIT_OK, FIT_NO_HOST_MEMORY } fit;
+
+/* First fit in a shared block. Sizes are rounded up to bufferImageGranularity
+ * so that a buffer and an image never share a granule. */
+static fit try_block(orri_gpu *gpu, orri_mem_block *b, VkMemoryRequirements req, orri_mem *out) {
+    VkDeviceSize gran = gpu->props.limits.bufferImageGranularity;
+    VkDeviceSize align = req.alignment > gran ? req.alignment : gran;
+    VkDeviceSize size = align_up(req.size, gran);
     for (uint32_t i = 0; i < b->free_count; i++) {
         VkDeviceSize off = align_up(b->free[i].offset, align);
-        VkDeviceSize size = align_up(req.size, gpu->props.limits.bufferImageGranularity);
         if (off + size > b->free[i].offset + b->free[i].size) continue;
-        if (!carve(gpu, b, i, off, size)) return false;
+        if (!reserve_range(gpu, b)) return FIT_NO_HOST_MEMORY;
+        carve(gpu, b, i, off, size);
         *out = (orri_mem){b, off, size};
-        return true;
+        return FIT_OK;
     }
-    return false;
+    return FIT_NONE;
 }
+
+static void release_block(orri_gpu *gpu, orri_mem_block *b);
 
 static orr_result new_block(orri_gpu *gpu, uint32_t type, VkDeviceSize size, bool dedicated, orri_mem_block **out) {
     const orr_allocator *al = &gpu->ctx->allocator;
@@ -107,16 +128,24 @@ orr_result orri_mem_alloc(orri_gpu *gpu, VkMemoryRequirements req, VkMemoryPrope
     int type = find_type(gpu, req.memoryTypeBits, want | prefer);
     if (type < 0) type = find_type(gpu, req.memoryTypeBits, want);
     if (type < 0) return orri_fail(gpu->ctx, ORR_ERROR_UNSUPPORTED, "no memory type with flags 0x%x", want);
-    for (uint32_t i = 0; i < gpu->block_count; i++) {
-        orri_mem_block *b = gpu->blocks[i];
-        if (b->type_index == (uint32_t)type && !b->dedicated && try_block(gpu, b, req, out)) return ORR_OK;
-    }
     bool dedicated = req.size > ORRI_BLOCK_SIZE / 2;
+    for (uint32_t i = 0; !dedicated && i < gpu->block_count; i++) {
+        orri_mem_block *b = gpu->blocks[i];
+        if (b->type_index != (uint32_t)type || b->dedicated) continue;
+        fit f = try_block(gpu, b, req, out);
+        if (f == FIT_OK) return ORR_OK;
+        if (f == FIT_NO_HOST_MEMORY) return orri_fail(gpu->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "memory ranges");
+    }
     orri_mem_block *b = NULL;
     orr_result r = new_block(gpu, (uint32_t)type, dedicated ? req.size : ORRI_BLOCK_SIZE, dedicated, &b);
     if (r != ORR_OK) return r;
-    if (!try_block(gpu, b, req, out)) return orri_fail(gpu->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "memory ranges");
-    return ORR_OK;
+    if (dedicated) { /* the whole block, whatever its size: offset 0 meets any alignment */
+        *out = (orri_mem){b, 0, b->size};
+        return ORR_OK;
+    }
+    if (try_block(gpu, b, req, out) == FIT_OK) return ORR_OK;
+    release_block(gpu, b); /* nothing half-built: the new block goes */
+    return orri_fail(gpu->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "memory ranges");
 }
 
 static void release_block(orri_gpu *gpu, orri_mem_block *b) {

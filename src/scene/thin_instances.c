@@ -5,8 +5,10 @@
  *
  * Invariants:
  * - count <= capacity; matrices holds capacity × 16 floats, colors (when not
- *   NULL) capacity × 4; slots past count are defined (zero matrix = parked,
- *   white colour), so the GPU copy of the whole capacity is always defined.
+ *   NULL) capacity × 4, positions (when not NULL) capacity × 3 doubles; slots
+ *   past count are defined (zero matrix = parked, white colour, zero
+ *   position), so the GPU copy of the whole capacity is always defined. Every
+ *   array follows a capacity change (issue 16, D2: positions did not).
  * - Every mutation of a stream marks the changed instances dirty and bumps
  *   that stream's version (from the scene counter: never a value seen
  *   before); a change of the active count bumps draw_version. Reads never
@@ -249,6 +251,12 @@ static orr_result grow(orr_scene *s, orri_thin_instances *t, uint32_t cap, const
         t->colors = c;
         fill_colors(t->colors, t->capacity, cap);
     }
+    if (t->positions) {
+        double *p = orri_realloc(a, t->positions, (size_t)cap * 3 * sizeof(double));
+        if (!p) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: growing positions to %u", what, cap);
+        t->positions = p;
+        memset(p + (size_t)t->capacity * 3, 0, (size_t)(cap - t->capacity) * 3 * sizeof(double));
+    }
     memset(t->matrices + (size_t)t->capacity * 16, 0, (size_t)(cap - t->capacity) * 16 * sizeof(float));
     for (int i = 0; i < ORRI_THIN_STREAMS; i++) { /* bitmaps are re-made at the new size */
         orri_free(a, t->dirty[i].bits);
@@ -258,6 +266,7 @@ static orr_result grow(orr_scene *s, orri_thin_instances *t, uint32_t cap, const
     }
     t->capacity = cap;
     arrays_replaced(s, t);
+    if (t->positions) t->position_version = orri_scene_next_version(s); /* new instances sit at zero */
     return ORR_OK;
 }
 
