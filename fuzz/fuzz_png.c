@@ -1,4 +1,5 @@
-/* fuzz_png.c — libFuzzer target for the stb_image path: orr_image_load_png_jpeg,
+/* fuzz_png.c — libFuzzer target for the stb_image path: orr_image_load_png_jpeg
+ * (PNG and JPEG: the chunk and marker checks of png.c and jpeg.c, then stb),
  * and the same bytes as all six faces of orr_image_load_cube_faces. */
 #include "fuzz_common.h"
 

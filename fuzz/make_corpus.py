@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Seed corpora for the image fuzz targets: small valid files in every branch
 (DX10 and legacy DDS, flat and RLE HDR, tiny .env with 1x1 faces, PNGs of each
-colour type) plus cut-down copies of the shared assets.
+colour type, baseline and progressive JPEGs) plus cut-down copies of the
+repository's assets/. fuzz_png reads PNG and JPEG: its corpus holds both.
 
-    python3 fuzz/make_corpus.py <shared/assets> <out/corpus>
+    python3 fuzz/make_corpus.py <assets> <out/corpus>
 """
 import json
 import os
@@ -87,6 +88,119 @@ for w in (1, 2):
            "specular": {"mipmaps": entries, "lodGenerationScale": 0.8}}
     put("env", "tiny%d.env" % w, bytes([0x86, 0x16, 0x87, 0x96, 0xf6, 0xd6, 0x96, 0x36]) +
         json.dumps(man).encode() + b"\0" + b"".join(imgs))
+
+# JPEG: no encoder is at hand, so a small one (ITU-T T.81) for blocky
+# pictures: every 8x8 block a flat level (DC only, AC all zero), Huffman
+# coded with the Annex K luminance DC table. Baseline (with and without
+# restart markers) and progressive (DC first scan with Al = 1, a DC
+# refinement scan, then one AC scan per component that is a single EOB run),
+# grey and 4:2:0 colour.
+class Bits:
+    def __init__(self):
+        self.out, self.acc, self.n = bytearray(), 0, 0
+
+    def put(self, code, length):
+        for i in range(length - 1, -1, -1):
+            self.acc = (self.acc << 1) | ((code >> i) & 1)
+            self.n += 1
+            if self.n == 8:
+                self.out.append(self.acc)
+                if self.acc == 0xff:
+                    self.out.append(0)  # stuffing
+                self.acc, self.n = 0, 0
+
+    def flush(self):
+        while self.n:
+            self.put(1, 1)  # pad with one bits
+        return bytes(self.out)
+
+
+def canonical(counts, symbols):
+    table, code, k = {}, 0, 0
+    for length in range(1, 17):
+        for _ in range(counts[length - 1]):
+            table[symbols[k]] = (code, length)
+            code, k = code + 1, k + 1
+        code <<= 1
+    return table
+
+
+DC_COUNTS, DC_SYMBOLS = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], list(range(12))
+AC_EOB_COUNTS, AC_EOB_SYMBOLS = [1] + [0] * 15, [0x00]
+AC_RUN_COUNTS, AC_RUN_SYMBOLS = [0, 0, 0, 15] + [0] * 12, [n << 4 for n in range(15)]  # EOB0..EOB14
+
+
+def segment(marker, body):
+    return bytes([0xff, marker]) + struct.pack(">H", len(body) + 2) + body
+
+
+def put_value(bits, table, v):
+    s = abs(v).bit_length()
+    bits.put(*table[s])
+    if s:
+        bits.put(v if v >= 0 else v + (1 << s) - 1, s)
+
+
+def jpeg(w, h, comps, progressive=False, restart=0):
+    """comps: (id, h, v) sampling factors; returns the file."""
+    hmax, vmax = max(c[1] for c in comps), max(c[2] for c in comps)
+    mcux, mcuy = -(-w // (8 * hmax)), -(-h // (8 * vmax))
+    level = lambda ci, bx, by: (bx * 7 + by * 13 + ci * 29) % 61 - 30
+    out = b"\xff\xd8" + segment(0xdb, bytes([0]) + bytes([8] * 64))
+    out += segment(0xc2 if progressive else 0xc0, bytes([8]) + struct.pack(">HH", h, w) + bytes([len(comps)]) +
+                   b"".join(bytes([i, hh << 4 | vv, 0]) for i, hh, vv in comps))
+    ac_counts, ac_symbols = (AC_RUN_COUNTS, AC_RUN_SYMBOLS) if progressive else (AC_EOB_COUNTS, AC_EOB_SYMBOLS)
+    out += segment(0xc4, bytes([0x00] + DC_COUNTS + DC_SYMBOLS) + bytes([0x10] + ac_counts + ac_symbols))
+    if restart:
+        out += segment(0xdd, struct.pack(">H", restart))
+    dc, ac = canonical(DC_COUNTS, DC_SYMBOLS), canonical(ac_counts, ac_symbols)
+
+    def interleaved(ah, al, blockfn):
+        data, bits, pred = bytearray(), Bits(), [0] * len(comps)
+        for m in range(mcux * mcuy):
+            if restart and m and m % restart == 0:
+                data += bits.flush() + bytes([0xff, 0xd0 + (m // restart - 1) % 8])
+                bits, pred = Bits(), [0] * len(comps)
+            mx, my = m % mcux, m // mcux
+            for ci, (cid, hh, vv) in enumerate(comps):
+                for y in range(vv):
+                    for x in range(hh):
+                        pred[ci] = blockfn(bits, level(ci, mx * hh + x, my * vv + y), pred[ci])
+        sos = bytes([len(comps)] + [b for c in comps for b in (c[0], 0x00)] + [0, 0 if progressive else 63, ah << 4 | al])
+        return segment(0xda, sos) + bytes(data) + bits.flush()
+
+    def baseline(bits, v, pred):
+        put_value(bits, dc, v - pred)
+        bits.put(*ac[0x00])  # EOB
+        return v
+
+    if not progressive:
+        return out + interleaved(0, 0, baseline) + b"\xff\xd9"
+
+    def dc_first(bits, v, pred):
+        put_value(bits, dc, (v >> 1) - pred)
+        return v >> 1
+
+    def dc_refine(bits, v, pred):
+        bits.put(v & 1, 1)
+        return pred
+
+    out += interleaved(0, 1, dc_first) + interleaved(1, 0, dc_refine)
+    for cid, hh, vv in comps:  # AC 1..63, all zero: one EOB run over the component's blocks
+        cw, ch = -(-w * hh // hmax), -(-h * vv // vmax)
+        run, bits = -(-cw // 8) * -(-ch // 8), Bits()
+        n = run.bit_length() - 1
+        bits.put(*ac[n << 4])
+        bits.put(run - (1 << n), n)
+        out += segment(0xda, bytes([1, cid, 0x00, 1, 63, 0x00])) + bits.flush()
+    return out + b"\xff\xd9"
+
+
+COLOUR = [(1, 2, 2), (2, 1, 1), (3, 1, 1)]
+put("png", "jpeg_grey.jpg", jpeg(21, 13, [(1, 1, 1)]))
+put("png", "jpeg_420_restart.jpg", jpeg(40, 24, COLOUR, restart=2))
+put("png", "jpeg_progressive_grey.jpg", jpeg(24, 17, [(1, 1, 1)], progressive=True))
+put("png", "jpeg_progressive_420.jpg", jpeg(35, 33, COLOUR, progressive=True))
 
 # PNG: each colour type, plus one real face
 put("png", "grey.png", png(3, 2, 0, bytes(range(6))))

@@ -12,7 +12,7 @@
  *     ...
  *     orr_environment_destroy(env);   // or let orr_scene_destroy do it
  *
- * What it draws (seeds/004, Babylon.js EnvironmentHelper + BackgroundMaterial):
+ * What it draws (Babylon.js EnvironmentHelper + BackgroundMaterial):
  * - the skybox: a box of side skybox_size around the root (36 vertices,
  *   inside faces), sampled with the box-local position as a left-handed cube
  *   direction (+Y up; the faces of DDS, .env and `_px.._nz` files as they are
@@ -98,11 +98,19 @@ typedef struct orr_image_texture_desc {
  * stored (Vulkan layer order +X −X +Y −Y +Z −Z, first row at t = 0). The image
  * is only read during the call. The texture lives in the engine's texture
  * pool (orr_texture_destroy). A cube texture cannot be a standard material's
- * diffuse texture. */
+ * diffuse texture. Every field of the image is checked first (format,
+ * pixels, faces, is_cube, width and height against ORR_IMAGE_MAX_DIMENSION
+ * and the device's 2D / cube limits, mips against the full chain, each
+ * level_size against its texel count, each level_offset + level_size inside
+ * size, the device's maxResourceSize): ORR_ERROR_INVALID_ARGUMENT with a
+ * message naming the field; a format the device cannot sample (or blit, when
+ * it makes the chain): ORR_ERROR_UNSUPPORTED. */
 orr_result orr_texture_create_from_image(orr_engine *engine, const orr_image_data *image,
                                          const orr_image_texture_desc *desc, orr_texture *out);
 /* Any file orr_image_load_file reads (PNG, JPEG, DDS 2D/cube, .env specular
- * cube with its mips, .hdr). A Radiance .hdr becomes a cube map through
+ * cube with its mips, .hdr), with its default limits (orrery/image.h: at
+ * most 64 Mi texels a face and 1 GiB decoded; a file too short for the size
+ * it claims is MALFORMED). A Radiance .hdr becomes a cube map through
  * orr_cube_texture_from_equirect with faces of height / 2 texels. */
 orr_result orr_texture_load_image_file(orr_engine *engine, const char *path, const orr_image_texture_desc *desc,
                                        orr_texture *out);

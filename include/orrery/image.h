@@ -22,12 +22,27 @@
  * size max(1, width >> m) × max(1, height >> m).
  *
  * Safety: every loader is safe on any bytes. Sizes are checked in 64-bit
- * against ORR_IMAGE_MAX_DIMENSION, ORR_IMAGE_MAX_MIPS and desc.max_bytes
- * before anything is allocated; a failure returns ORR_ERROR_MALFORMED (does not
- * parse, truncated, inconsistent), ORR_ERROR_UNSUPPORTED (valid but outside
- * what Orrery reads: block compression, WebP faces, texture arrays, over the
- * limits), ORR_ERROR_IO or ORR_ERROR_OUT_OF_HOST_MEMORY, writes a one-line
- * message, holds no memory and leaves *out zeroed.
+ * against ORR_IMAGE_MAX_DIMENSION, ORR_IMAGE_MAX_MIPS and the two budgets of
+ * the desc before anything is allocated; a failure returns ORR_ERROR_MALFORMED
+ * (does not parse, truncated, inconsistent, bytes of no known format),
+ * ORR_ERROR_UNSUPPORTED (valid but outside what Orrery reads: block
+ * compression, WebP faces, texture arrays, GIF/BMP/TIFF/... files, over the
+ * limits), ORR_ERROR_IO or ORR_ERROR_OUT_OF_HOST_MEMORY, writes a
+ * one-line message, holds no memory and leaves *out zeroed.
+ *
+ * Budgets (docs/reliability.md, "Image loaders and textures"):
+ * - pixels: width × height of one face at mip 0, at most desc.max_pixels
+ *   (default ORR_IMAGE_DEFAULT_MAX_PIXELS, 64 Mi texels = 8192 × 8192). It
+ *   bounds a decoder's working memory, which grows with the texel count;
+ * - bytes: the decoded image (every face and mip), at most desc.max_bytes
+ *   (default ORR_IMAGE_DEFAULT_MAX_BYTES, 1 GiB).
+ * A file must also be large enough for the size it claims, so that a few
+ * bytes cannot make a loader allocate up to the budgets: DDS and .hdr hold
+ * every texel (or scanline) the header announces; PNG needs at least 1 byte
+ * of IDAT data per 1032 bytes of filtered rows (deflate's largest ratio);
+ * JPEG needs at least one bit of scan data per 8 × 8 block of every
+ * component; every PNG face of an .env is checked so before the cube is
+ * allocated. Such a file is ORR_ERROR_MALFORMED (truncated).
  */
 #ifndef ORRERY_IMAGE_H
 #define ORRERY_IMAGE_H
@@ -46,6 +61,7 @@ extern "C" {
 #define ORR_IMAGE_MAX_MIPS 15u /* a full chain of 16384 */
 #define ORR_IMAGE_MAX_FACES 6u
 #define ORR_IMAGE_DEFAULT_MAX_BYTES ((size_t)1 << 30)
+#define ORR_IMAGE_DEFAULT_MAX_PIXELS ((uint64_t)1 << 26) /* 64 Mi texels: 8192 × 8192 */
 
 typedef enum orr_pixel_format {
     ORR_PIXEL_UNDEFINED = 0,
@@ -77,6 +93,9 @@ typedef struct orr_image_load_desc {
     size_t error_buffer_size;
     orr_pixel_format hdr_format; /* .hdr and .env output: RGBA16F (default) or RGBA32F */
     size_t max_bytes;            /* refuse decoded images larger; 0: ORR_IMAGE_DEFAULT_MAX_BYTES */
+    /* Refuse images whose width × height (one face, mip 0) is larger, before
+     * decoding; 0: ORR_IMAGE_DEFAULT_MAX_PIXELS. */
+    uint64_t max_pixels;
 } orr_image_load_desc;
 
 /* Frees the pixels and zeroes the struct. Safe on a zeroed struct and NULL. */
@@ -94,11 +113,18 @@ orr_result orr_image_load_file(const orr_image_load_desc *desc, const char *path
 
 /* PNG or JPEG through stb_image: RGBA8, 1 face, 1 mip, srgb = true (colour
  * profiles and gAMA are ignored). 16-bit PNGs are reduced to 8 bits; grey and
- * RGB get alpha 255. Other formats stb knows (TGA, BMP, ...) are refused
- * (UNSUPPORTED) to keep the untrusted surface small. stb's own scratch memory
- * comes from the C library (the system libstb is prebuilt); the result is
- * copied into `desc.allocator` memory. */
+ * RGB get alpha 255. Baseline and progressive JPEG (8-bit, Huffman-coded);
+ * lossless, hierarchical and arithmetic-coded JPEG: UNSUPPORTED. Other
+ * formats (GIF, TGA, BMP, PSD, PPM, ...) are refused (UNSUPPORTED) by their
+ * first bytes: stb_image is compiled into Orrery with only its PNG and JPEG
+ * decoders. A JPEG's marker stream is checked before stb_image reads it
+ * (every Huffman table a valid prefix code of at most 256 symbols, every
+ * table a scan uses defined), as is a PNG's chunk list. All memory, stb's
+ * scratch included, comes from `desc.allocator`. */
 orr_result orr_image_load_png_jpeg(const orr_image_load_desc *desc, const void *data, size_t size, orr_image_data *out);
+/* Reads `path` and calls orr_image_load_png_jpeg (DDS, .hdr, .env, GIF, ...
+ * files: UNSUPPORTED). The label defaults to the path. */
+orr_result orr_image_load_png_jpeg_file(const orr_image_load_desc *desc, const char *path, orr_image_data *out);
 
 /* DDS, legacy header or DX10 extension: DXGI R16G16B16A16_FLOAT (10),
  * R32G32B32A32_FLOAT (2), R8G8B8A8_UNORM (28) / _SRGB (29), B8G8R8A8_UNORM

@@ -68,8 +68,11 @@ typedef struct orr_texture_desc {
 } orr_texture_desc;
 
 orr_result orr_texture_create(orr_engine *engine, const orr_texture_desc *desc, orr_texture *out);
-/* Loads PNG or JPEG (stb_image). Safe on any bytes: malformed files give
- * ORR_ERROR_MALFORMED. */
+/* Loads PNG or JPEG through the image module's hardened decoder (orrery/image.h:
+ * the same checks and pixel budget as orr_image_load_png_jpeg_file). Safe on
+ * any bytes: malformed files give ORR_ERROR_MALFORMED, other image formats
+ * (GIF, BMP, PSD, ...) ORR_ERROR_UNSUPPORTED, sizes over the budget
+ * ORR_ERROR_INVALID_ARGUMENT or MALFORMED; nothing is left behind. */
 orr_result orr_texture_load_file(orr_engine *engine, const char *path, const orr_texture_desc *options,
                                  orr_texture *out);
 void orr_texture_destroy(orr_engine *engine, orr_texture texture);

@@ -10,7 +10,9 @@
  * of size (width >> mip)², RGBD-encoded with gamma: Babylon's fromRGBD is
  * rgb = pow(rgbd.rgb, 2.2) / rgbd.a. Faces keep the PNG's row order (row 0 of
  * the PNG is row 0 of the face); Babylon.js uploads them unflipped
- * (invertY = false when it decodes to a float cube). */
+ * (invertY = false when it decodes to a float cube). The size is checked
+ * against the limits, and every face against its size (check_faces), before
+ * the cube is allocated. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -147,8 +149,24 @@ static orr_result decode_faces(orri_image_ctx *c, const uint8_t *data, const env
                 orri_stb_decode_png_rgba8(&fc, data + l->payload + l->pos[i], (size_t)l->len[i], s, s, &rgba);
             if (r != ORR_OK) return r;
             rgbd_face(rgba, (size_t)s * s, lut, out->format, out->pixels + out->level_offset[f][m]);
-            orri_stb_release(rgba);
+            orri_image_mem_free(c, rgba);
         }
+    return ORR_OK;
+}
+
+/* Every face is a PNG of its mip's size with enough data for it (png.c),
+ * checked before the cube is allocated: a few bytes of manifest cannot make
+ * the loader zero a gigabyte before failing (issue 16, D9). */
+static orr_result check_faces(orri_image_ctx *c, const uint8_t *data, const env_layout *l) {
+    char label[300];
+    orri_image_ctx fc = *c;
+    fc.label = label;
+    for (uint32_t i = 0; i < 6 * l->mips; i++) {
+        uint32_t s = orri_mip_dim(l->width, i / 6);
+        snprintf(label, sizeof label, "%s mip %u face %u", c->label, i / 6, i % 6);
+        orr_result r = orri_png_face_check(&fc, data + l->payload + l->pos[i], (size_t)l->len[i], s, s);
+        if (r != ORR_OK) return r;
+    }
     return ORR_OK;
 }
 
@@ -166,7 +184,9 @@ orr_result orri_env_decode(orri_image_ctx *c, const uint8_t *data, size_t size, 
     r = read_manifest(c, &j, size - l.payload, &l, &info);
     orri_json_free(c, &j);
     if (r != ORR_OK) return r;
-    r = orri_image_alloc(c, c->hdr_format, l.width, l.width, 6, l.mips, out);
+    r = orri_image_check_size(c, c->hdr_format, l.width, l.width, 6, l.mips);
+    if (r == ORR_OK) r = check_faces(c, data, &l);
+    if (r == ORR_OK) r = orri_image_alloc(c, c->hdr_format, l.width, l.width, 6, l.mips, out);
     if (r == ORR_OK) r = decode_faces(c, data, &l, out);
     if (r == ORR_OK && info_out) *info_out = info;
     return r;

@@ -36,6 +36,7 @@ orr_result orri_image_ctx_init(orri_image_ctx *c, const orr_image_load_desc *des
     c->logger = d.logger.log ? d.logger : (orr_logger){0};
     c->label = d.label ? d.label : "image";
     c->max_bytes = d.max_bytes ? d.max_bytes : ORR_IMAGE_DEFAULT_MAX_BYTES;
+    c->max_pixels = d.max_pixels ? d.max_pixels : ORR_IMAGE_DEFAULT_MAX_PIXELS;
     c->allocator = (orr_allocator){def_alloc, def_realloc, def_free, NULL};
     const orr_allocator *a = &d.allocator;
     bool none = !a->alloc && !a->realloc && !a->free, all = a->alloc && a->realloc && a->free;
@@ -110,6 +111,9 @@ orr_result orri_image_check_size(orri_image_ctx *c, orr_pixel_format format, uin
     if (mips > orri_full_mips(width, height))
         return orri_image_fail(c, ORR_ERROR_MALFORMED, "%u mip levels for %ux%u (a full chain has %u)", mips, width,
                                height, orri_full_mips(width, height));
+    if ((uint64_t)width * height > c->max_pixels)
+        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, "%ux%u is %llu pixels, over the budget of %llu (max_pixels)",
+                               width, height, (unsigned long long)width * height, (unsigned long long)c->max_pixels);
     uint64_t bytes = chain_bytes(bpp, width, height, mips) * faces;
     if (bytes > c->max_bytes || bytes > SIZE_MAX)
         return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, "decoded size %llu bytes over the limit of %llu",
@@ -117,10 +121,9 @@ orr_result orri_image_check_size(orri_image_ctx *c, orr_pixel_format format, uin
     return ORR_OK;
 }
 
-orr_result orri_image_alloc(orri_image_ctx *c, orr_pixel_format format, uint32_t width, uint32_t height, uint32_t faces,
-                            uint32_t mips, orr_image_data *out) {
-    orr_result r = orri_image_check_size(c, format, width, height, faces, mips);
-    if (r != ORR_OK) return r;
+/* The layout of a checked size, pixels not set. */
+static orr_image_data layout(orri_image_ctx *c, orr_pixel_format format, uint32_t width, uint32_t height,
+                             uint32_t faces, uint32_t mips) {
     orr_image_data img = {.format = format,
                           .width = width,
                           .height = height,
@@ -138,10 +141,27 @@ orr_result orri_image_alloc(orri_image_ctx *c, orr_pixel_format format, uint32_t
             offset += img.level_size[m];
         }
     img.size = offset;
-    img.pixels = orri_image_mem(c, offset);
+    return img;
+}
+
+orr_result orri_image_alloc(orri_image_ctx *c, orr_pixel_format format, uint32_t width, uint32_t height, uint32_t faces,
+                            uint32_t mips, orr_image_data *out) {
+    orr_result r = orri_image_check_size(c, format, width, height, faces, mips);
+    if (r != ORR_OK) return r;
+    orr_image_data img = layout(c, format, width, height, faces, mips);
+    img.pixels = orri_image_mem(c, img.size);
     if (!img.pixels)
-        return orri_image_fail(c, ORR_ERROR_OUT_OF_HOST_MEMORY, "out of memory for %zu bytes of pixels", offset);
+        return orri_image_fail(c, ORR_ERROR_OUT_OF_HOST_MEMORY, "out of memory for %zu bytes of pixels", img.size);
     *out = img;
+    return ORR_OK;
+}
+
+orr_result orri_image_adopt(orri_image_ctx *c, orr_pixel_format format, uint32_t width, uint32_t height, uint32_t faces,
+                            uint32_t mips, uint8_t *pixels, orr_image_data *out) {
+    orr_result r = orri_image_check_size(c, format, width, height, faces, mips);
+    if (r != ORR_OK) return r;
+    *out = layout(c, format, width, height, faces, mips);
+    out->pixels = pixels;
     return ORR_OK;
 }
 
@@ -236,14 +256,33 @@ static bool starts_with(const uint8_t *d, size_t n, const char *s, size_t len) {
 
 static const uint8_t env_magic[8] = {0x86, 0x16, 0x87, 0x96, 0xf6, 0xd6, 0x96, 0x36};
 
+const char *orri_image_kind(const uint8_t *d, size_t n) {
+    if (starts_with(d, n, "DDS ", 4)) return "DDS";
+    if (n >= 8 && memcmp(d, env_magic, 8) == 0) return "Babylon.js .env";
+    if (starts_with(d, n, "#?", 2)) return "Radiance HDR";
+    if (orri_is_png(d, n)) return "PNG";
+    if (orri_is_jpeg(d, n)) return "JPEG";
+    if (starts_with(d, n, "GIF87a", 6) || starts_with(d, n, "GIF89a", 6)) return "GIF";
+    if (starts_with(d, n, "BM", 2)) return "BMP";
+    if (starts_with(d, n, "8BPS", 4)) return "PSD";
+    if (starts_with(d, n, "II*\0", 4) || starts_with(d, n, "MM\0*", 4)) return "TIFF";
+    if (n >= 12 && memcmp(d, "RIFF", 4) == 0 && memcmp(d + 8, "WEBP", 4) == 0) return "WebP";
+    if (starts_with(d, n, "\xabKTX", 4)) return "KTX";
+    if (n >= 3 && d[0] == 'P' && d[1] >= '1' && d[1] <= '7' && (d[2] == ' ' || (d[2] >= '\t' && d[2] <= '\r')))
+        return "PNM";
+    return NULL;
+}
+
 static orr_result any_fn(orri_image_ctx *c, const uint8_t *d, size_t n, orr_image_data *out, void *extra) {
     (void)extra;
     if (starts_with(d, n, "DDS ", 4)) return orri_dds_decode(c, d, n, out);
     if (n >= 8 && memcmp(d, env_magic, 8) == 0) return orri_env_decode(c, d, n, out, NULL);
     if (starts_with(d, n, "#?", 2)) return orri_hdr_decode(c, d, n, out);
     if (orri_is_png(d, n) || orri_is_jpeg(d, n)) return orri_stb_decode(c, d, n, out);
-    return orri_image_fail(c, n < 8 ? ORR_ERROR_MALFORMED : ORR_ERROR_UNSUPPORTED,
-                           "not a DDS, .env, .hdr, PNG or JPEG file (%zu bytes)", n);
+    const char *kind = orri_image_kind(d, n);
+    if (kind)
+        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, "a %s file: not a DDS, .env, .hdr, PNG or JPEG file", kind);
+    return orri_image_fail(c, ORR_ERROR_MALFORMED, "not a DDS, .env, .hdr, PNG or JPEG file (%zu bytes)", n);
 }
 static orr_result dds_fn(orri_image_ctx *c, const uint8_t *d, size_t n, orr_image_data *o, void *x) {
     (void)x;
@@ -304,6 +343,10 @@ static orr_result load_path(const orr_image_load_desc *desc, const char *path, o
 
 orr_result orr_image_load_file(const orr_image_load_desc *desc, const char *path, orr_image_data *out) {
     return load_path(desc, path, out, any_fn, NULL);
+}
+
+orr_result orr_image_load_png_jpeg_file(const orr_image_load_desc *desc, const char *path, orr_image_data *out) {
+    return load_path(desc, path, out, stb_fn, NULL);
 }
 
 orr_result orr_image_load_env_file(const orr_image_load_desc *desc, const char *path, orr_image_data *out,

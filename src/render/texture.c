@@ -1,12 +1,15 @@
 /* texture.c — 2D textures: upload with a full mip chain (blits), sampler,
- * the standard material's descriptor set, PNG/JPEG loading through stb_image.
+ * the standard material's descriptor set, PNG/JPEG files through the image
+ * module's loader (orrery/image.h: its checks, budgets and the engine's
+ * allocator; GIF, BMP, TGA, PSD, PPM and the like are refused).
  *
  * Rows are uploaded bottom row first, as Babylon.js does with its default
  * invertY = true: v = 0 samples the bottom of the image.
  */
-#include <stb_image.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "orrery/image.h"
 
 #include "render/render_int.h"
 
@@ -170,17 +173,18 @@ orr_result orr_texture_create(orr_engine *e, const orr_texture_desc *d, orr_text
 orr_result orr_texture_load_file(orr_engine *e, const char *path, const orr_texture_desc *options, orr_texture *out) {
     if (out) *out = (orr_texture){0};
     if (!e || !path || !out) return ORR_ERROR_INVALID_ARGUMENT;
-    int w, h, comp;
-    FILE *f = fopen(path, "rb");
-    if (!f) return orri_fail(&e->base.ctx, ORR_ERROR_IO, "cannot open %s", path);
-    stbi_uc *pixels = stbi_load_from_file(f, &w, &h, &comp, 4);
-    fclose(f);
-    if (!pixels) return orri_fail(&e->base.ctx, ORR_ERROR_MALFORMED, "%s: %s", path, stbi_failure_reason());
+    char err[512] = "";
+    orr_image_data img;
+    orr_result r = orr_image_load_png_jpeg_file(
+        &(orr_image_load_desc){
+            .label = path, .allocator = e->base.ctx.allocator, .error_buffer = err, .error_buffer_size = sizeof err},
+        path, &img);
+    if (r != ORR_OK) return orri_fail(&e->base.ctx, r, "%s", err);
     orr_texture_desc d = options ? *options : (orr_texture_desc){0};
-    d.width = (uint32_t)w, d.height = (uint32_t)h, d.rgba = pixels;
+    d.width = img.width, d.height = img.height, d.rgba = img.pixels;
     if (!d.label) d.label = path;
-    orr_result r = orr_texture_create(e, &d, out);
-    stbi_image_free(pixels);
+    r = orr_texture_create(e, &d, out);
+    orr_image_free(&img);
     return r;
 }
 

@@ -9,6 +9,13 @@
  * descriptor set (set = VK_NULL_HANDLE), except 2D ones, which get one like
  * texture.c's so that a standard material can use them. Every texture leaves
  * here in SHADER_READ_ONLY_OPTIMAL.
+ *
+ * orr_texture_create_from_image takes images it did not decode: check_image
+ * validates every field it reads before any Vulkan call (format, pixels,
+ * faces, is_cube, sizes against ORR_IMAGE_MAX_DIMENSION and the device's
+ * limits, mips against the full chain, each level_size against its texel
+ * count, each level inside image.size, the format's support and
+ * maxResourceSize), in 64-bit, and names the field that is wrong.
  */
 #include <math.h>
 #include <stdio.h>
@@ -103,28 +110,32 @@ static void record_chain(orr_engine *e, VkCommandBuffer cmd, orri_image *img, ui
     }
 }
 
-/* Copies the file's levels (face-major) into a staging buffer, flipping 2D
- * rows when asked, and records the copies. */
+/* Copies the image's levels (face-major) into a staging buffer holding just
+ * those levels, flipping 2D rows when asked, and records the copies. The
+ * layout was checked by check_image: every level lies inside img->size. */
 static orr_result upload_levels(orr_engine *e, const orr_image_data *img, bool flip, orri_image *dst, uint32_t levels) {
     orri_gpu *gpu = &e->gpu;
+    size_t bytes = 0;
+    for (uint32_t m = 0; m < levels; m++) bytes += img->level_size[m] * img->faces;
     orri_buffer staging;
     orr_result r =
-        orri_buffer_create(gpu, img->size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "image staging", &staging);
+        orri_buffer_create(gpu, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, ORRI_MEM_HOST, "image staging", &staging);
     if (r != ORR_OK) return r;
     uint32_t texel = orr_pixel_format_size(img->format);
     VkBufferImageCopy copies[ORR_IMAGE_MAX_FACES * ORR_IMAGE_MAX_MIPS];
     uint32_t n = 0;
+    size_t at = 0; /* a multiple of the texel size (4, 8 or 16), as vkCmdCopyBufferToImage needs */
     for (uint32_t f = 0; f < img->faces; f++)
         for (uint32_t m = 0; m < levels; m++) {
             uint32_t w = img->width >> m, h = img->height >> m;
             w = w ? w : 1, h = h ? h : 1;
-            size_t row = (size_t)w * texel, off = img->level_offset[f][m];
-            uint8_t *out = (uint8_t *)staging.mapped + off;
-            for (uint32_t y = 0; y < h; y++)
-                memcpy(out + row * y, img->pixels + off + row * (flip ? h - 1 - y : y), row);
-            copies[n++] = (VkBufferImageCopy){.bufferOffset = off,
-                                              .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, f, 1},
-                                              .imageExtent = {w, h, 1}};
+            size_t row = (size_t)w * texel;
+            const uint8_t *src = img->pixels + img->level_offset[f][m];
+            uint8_t *out = (uint8_t *)staging.mapped + at;
+            for (uint32_t y = 0; y < h; y++) memcpy(out + row * y, src + row * (flip ? h - 1 - y : y), row);
+            copies[n++] = (VkBufferImageCopy){
+                .bufferOffset = at, .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, f, 1}, .imageExtent = {w, h, 1}};
+            at += img->level_size[m];
         }
     VkCommandBuffer cmd;
     r = orri_immediate_begin(gpu, &cmd);
@@ -136,7 +147,7 @@ static orr_result upload_levels(orr_engine *e, const orr_image_data *img, bool f
         record_chain(e, cmd, dst, levels);
         r = orri_immediate_end(gpu, cmd);
     }
-    gpu->bytes_uploaded_total += img->size;
+    gpu->bytes_uploaded_total += bytes;
     orri_buffer_destroy_now(gpu, &staging);
     return r;
 }
@@ -199,21 +210,120 @@ static orr_result new_entry(orr_engine *e, const orr_image_texture_desc *d, uint
 
 static const orr_image_texture_desc no_desc;
 
+#define IMAGE_FAIL(e, ...) \
+    orri_fail(&(e)->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_texture_create_from_image: " __VA_ARGS__)
+
+static const char *format_name(orr_pixel_format f) {
+    return f == ORR_PIXEL_RGBA8 ? "RGBA8" : f == ORR_PIXEL_RGBA16F ? "RGBA16F" : "RGBA32F";
+}
+
+/* format, pixels, faces, is_cube, width, height against ORR_IMAGE_MAX_DIMENSION
+ * and the device's 2D / cube limit, mips against the full chain. */
+static orr_result check_shape(orr_engine *e, const orr_image_data *img, VkFormat format) {
+    if (format == VK_FORMAT_UNDEFINED)
+        return IMAGE_FAIL(e, "image.format is %d (RGBA8, RGBA16F or RGBA32F)", (int)img->format);
+    if (!img->pixels) return IMAGE_FAIL(e, "image.pixels is NULL");
+    if (img->faces != 1 && img->faces != 6) return IMAGE_FAIL(e, "image.faces is %u (1 or 6)", img->faces);
+    bool cube = img->faces == 6;
+    if (img->is_cube != cube)
+        return IMAGE_FAIL(e, "image.is_cube is %s with image.faces %u", img->is_cube ? "true" : "false", img->faces);
+    const VkPhysicalDeviceLimits *lim = &e->gpu.props.limits;
+    uint32_t max = cube ? lim->maxImageDimensionCube : lim->maxImageDimension2D;
+    max = max < ORR_IMAGE_MAX_DIMENSION ? max : ORR_IMAGE_MAX_DIMENSION;
+    if (img->width < 1 || img->width > max)
+        return IMAGE_FAIL(e, "image.width is %u (1..%u for a %s texture on this device)", img->width, max,
+                          cube ? "cube" : "2D");
+    if (img->height < 1 || img->height > max)
+        return IMAGE_FAIL(e, "image.height is %u (1..%u for a %s texture on this device)", img->height, max,
+                          cube ? "cube" : "2D");
+    if (cube && img->width != img->height)
+        return IMAGE_FAIL(e, "image.width %u and image.height %u differ in a cube", img->width, img->height);
+    uint32_t full = full_chain(img->width, img->height);
+    if (img->mips < 1 || img->mips > full)
+        return IMAGE_FAIL(e, "image.mips is %u (1..%u: the full chain of %ux%u)", img->mips, full, img->width,
+                          img->height);
+    return ORR_OK;
+}
+
+/* level_size of every level against its texel count, and every (face, mip)
+ * inside image.size: the bytes upload_levels reads. */
+static orr_result check_layout(orr_engine *e, const orr_image_data *img) {
+    uint32_t bpp = orr_pixel_format_size(img->format);
+    for (uint32_t m = 0; m < img->mips; m++) {
+        uint64_t want =
+            (uint64_t)(img->width >> m ? img->width >> m : 1) * (img->height >> m ? img->height >> m : 1) * bpp;
+        if (img->level_size[m] != want)
+            return IMAGE_FAIL(e, "image.level_size[%u] is %zu, not %llu (%ux%u %s texels)", m, img->level_size[m],
+                              (unsigned long long)want, img->width >> m ? img->width >> m : 1,
+                              img->height >> m ? img->height >> m : 1, format_name(img->format));
+    }
+    for (uint32_t f = 0; f < img->faces; f++)
+        for (uint32_t m = 0; m < img->mips; m++) {
+            size_t off = img->level_offset[f][m];
+            if (off > img->size || img->level_size[m] > img->size - off)
+                return IMAGE_FAIL(e, "image.level_offset[%u][%u] is %zu: its %zu bytes end past image.size (%zu)", f, m,
+                                  off, img->level_size[m], img->size);
+        }
+    return ORR_OK;
+}
+
+/* What the device says of this format as a sampled, transferable 2D or cube
+ * image of this size (extent, levels, layers, maxResourceSize), and blits
+ * when the chain is made on the GPU. */
+static orr_result check_device(orr_engine *e, const orr_image_data *img, VkFormat format, uint32_t mips) {
+    bool cube = img->faces == 6;
+    VkImageFormatProperties p;
+    VkResult vr = vkGetPhysicalDeviceImageFormatProperties(
+        e->gpu.physical, format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL,
+        VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0, &p);
+    if (vr != VK_SUCCESS)
+        return orri_fail(&e->base.ctx, ORR_ERROR_UNSUPPORTED,
+                         "orr_texture_create_from_image: %s %s textures are not supported by this device",
+                         format_name(img->format), cube ? "cube" : "2D");
+    if (img->width > p.maxExtent.width || img->height > p.maxExtent.height)
+        return IMAGE_FAIL(e, "image.width x image.height %ux%u over the device's %ux%u for %s", img->width, img->height,
+                          p.maxExtent.width, p.maxExtent.height, format_name(img->format));
+    if (mips > p.maxMipLevels || img->faces > p.maxArrayLayers)
+        return IMAGE_FAIL(e, "image.mips %u / image.faces %u over the device's %u levels / %u layers", mips, img->faces,
+                          p.maxMipLevels, p.maxArrayLayers);
+    uint64_t bytes = 0;
+    for (uint32_t m = 0; m < mips; m++)
+        bytes += (uint64_t)(img->width >> m ? img->width >> m : 1) * (img->height >> m ? img->height >> m : 1);
+    bytes *= (uint64_t)orr_pixel_format_size(img->format) * img->faces;
+    if (bytes > p.maxResourceSize)
+        return IMAGE_FAIL(e,
+                          "image.width x image.height %ux%u (%u levels, %u faces, %s) is %llu bytes, over the "
+                          "device's maxResourceSize of %llu",
+                          img->width, img->height, mips, img->faces, format_name(img->format),
+                          (unsigned long long)bytes, (unsigned long long)p.maxResourceSize);
+    VkFormatProperties fp;
+    vkGetPhysicalDeviceFormatProperties(e->gpu.physical, format, &fp);
+    VkFormatFeatureFlags blit = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT;
+    if (mips > img->mips && (fp.optimalTilingFeatures & blit) != blit)
+        return orri_fail(&e->base.ctx, ORR_ERROR_UNSUPPORTED,
+                         "orr_texture_create_from_image: this device cannot blit %s to make mips (set no_mips or pass "
+                         "every level)",
+                         format_name(img->format));
+    return ORR_OK;
+}
+
 orr_result orr_texture_create_from_image(orr_engine *e, const orr_image_data *img, const orr_image_texture_desc *desc,
                                          orr_texture *out) {
     if (out) *out = (orr_texture){0};
     if (!e || !img || !out) return ORR_ERROR_INVALID_ARGUMENT;
     const orr_image_texture_desc *d = desc ? desc : &no_desc;
     VkFormat format = vk_format(img, d->raw);
+    orr_result r = check_shape(e, img, format);
+    if (r == ORR_OK) r = check_layout(e, img);
+    if (r != ORR_OK) return r;
     bool cube = img->faces == 6;
-    if (!img->pixels || format == VK_FORMAT_UNDEFINED || !img->width || !img->height || !img->mips ||
-        img->mips > ORR_IMAGE_MAX_MIPS || (img->faces != 1 && !(cube && img->width == img->height)))
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
-                         "texture from image: not a decoded 2D or cube image");
     uint32_t mips = d->no_mips || img->mips > 1 ? img->mips : full_chain(img->width, img->height);
+    r = check_device(e, img, format, mips);
+    if (r != ORR_OK) return r;
     orri_texture *t;
     uint32_t id;
-    orr_result r = new_entry(e, d, img->width, img->height, cube, mips, format, false, &id, &t);
+    r = new_entry(e, d, img->width, img->height, cube, mips, format, false, &id, &t);
     if (r != ORR_OK) return r;
     r = upload_levels(e, img, !cube && !d->no_invert_y, &t->image, img->mips);
     if (r == ORR_OK && !cube) r = orri_texture_make_set(e, t);

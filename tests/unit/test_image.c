@@ -1,4 +1,4 @@
-/* test_image.c — CPU image loaders on the real shared assets (golden texels
+/* test_image.c — CPU image loaders on the real assets (assets/, sources in assets/SOURCES.md) (golden texels
  * from an independent decode) and on malformed copies of them.
  *
  * Expected texel values come from tools/image-ref/image_ref.py, a pure-Python
@@ -645,6 +645,265 @@ TEST(png_absurd_sizes) {
     asset_free(&a);
 }
 
+/* ---- issue 16: the JPEG marker check (D7) and the budgets (D8, D9) ---- */
+
+/* A file of tests/data ($ORR_TEST_DATA). */
+static asset data_read(const char *rel) {
+    asset a = {0};
+    FILE *f = fopen(orr_test_data_path(rel), "rb");
+    if (!f) return a;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    a.data = malloc(n > 0 ? (size_t)n : 1);
+    a.size = a.data ? fread(a.data, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return a;
+}
+
+/* Loads an exact-size copy through loader `kind` (load_with) with a counting
+ * allocator; *peak gets the most bytes live at once during the call. */
+static orr_result load_counted(int kind, const orr_image_load_desc *desc, const uint8_t *src, size_t n,
+                               orr_image_data *img, size_t *peak) {
+    counting cnt = {.fail_at = -1};
+    orr_image_load_desc d = *desc;
+    d.allocator = counting_allocator(&cnt);
+    uint8_t *p = exact_copy(src, n);
+    orr_result r = load_with(kind, &d, p, n, img);
+    free(p);
+    *peak = cnt.peak;
+    if (r == ORR_OK) {
+        CHECK(cnt.bytes >= img->size); /* the image is all that is left */
+        orr_image_free(img);
+        CHECK(cnt.bytes == 0);
+    }
+    CHECK(cnt.allocs == cnt.frees);
+    return r;
+}
+
+/* One DHT segment holding one table: class tc (0 DC, 1 AC), id th, the code
+ * counts of lengths 1..16 and as many symbols (0, 1, 2, ...). */
+static size_t dht_segment(uint8_t *out, unsigned tc, unsigned th, const uint8_t counts[16]) {
+    size_t total = 0;
+    for (int i = 0; i < 16; i++) total += counts[i];
+    size_t len = 2 + 17 + total;
+    out[0] = 0xff, out[1] = 0xc4, out[2] = (uint8_t)(len >> 8), out[3] = (uint8_t)len;
+    out[4] = (uint8_t)(tc << 4 | th);
+    memcpy(out + 5, counts, 16);
+    for (size_t i = 0; i < total; i++) out[21 + i] = (uint8_t)i;
+    return 2 + len;
+}
+
+/* D7: Debian's stb_image 2.27 builds a Huffman table without checking that
+ * the code counts add up to at most 256 (stb_image.h:1990 writes one entry
+ * per code into a 257-entry array, then the symbols into a 256-entry one).
+ * Every such DHT, wherever it stands, is refused before stb reads the file;
+ * so are counts that overflow the prefix code. Before the check, the first
+ * case decoded "fine" (the file's own DHT then replaced the smashed tables)
+ * and the sanitizer build stopped at stb_image.h:1990 (index 257 out of
+ * bounds). Control: an extra valid table loads. */
+TEST(jpeg_dht_over_256_codes_refused) {
+    jbuf j = make_jpeg(16, 16, 90, true, 7);
+    REQUIRE(j.size > 0 && jpeg_segment(j.data, j.size, 0xc4) > 0);
+    orr_image_data img;
+    size_t peak;
+    orr_image_load_desc d = quiet();
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_OK);
+    static const struct {
+        uint8_t counts[16];
+        const char *what;
+    } bad[] = {
+        {{[14] = 255, [15] = 255}, "510 codes of 15 and 16 bits: a valid prefix code, 254 past the table"},
+        {{[14] = 2, [15] = 255}, "257 codes"},
+        {{255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255}, "16 x 255 codes"},
+        {{3}, "three 1-bit codes"},
+        {{0, 4, 1}, "four 2-bit codes, then a 3-bit one"},
+        {{[15] = 255, [8] = 255, [7] = 2}, "a valid prefix code of 512 codes"},
+    };
+    uint8_t seg[4200];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        for (unsigned tc = 0; tc < 2; tc++)
+            for (unsigned th = 0; th < 4; th += 3)
+                for (int where = 0; where < 2; where++) { /* after SOI; just before the scan */
+                    jbuf b = {0};
+                    jbuf_insert(&b, 0, j.data, j.size);
+                    size_t n = dht_segment(seg, tc, th, bad[i].counts);
+                    jbuf_insert(&b, where ? jpeg_segment(b.data, b.size, 0xda) : 2, seg, n);
+                    orr_result r = load_counted(3, &d, b.data, b.size, &img, &peak);
+                    if (r != ORR_ERROR_MALFORMED || !strstr(err, "Huffman table"))
+                        fprintf(stderr, "  %s (class %u id %u, %s): %s, \"%s\"\n", bad[i].what, tc, th,
+                                where ? "before SOS" : "after SOI", orr_result_string(r), err);
+                    CHECK(r == ORR_ERROR_MALFORMED && strstr(err, "Huffman table") && is_zeroed(&img));
+                    if (r == ORR_OK) orr_image_free(&img);
+                    jbuf_free(&b);
+                }
+    /* control: one more (valid) table, for an id the scan does not use */
+    jbuf b = {0};
+    jbuf_insert(&b, 0, j.data, j.size);
+    jbuf_insert(&b, 2, seg, dht_segment(seg, 0, 2, (const uint8_t[16]){[1] = 3, [2] = 1}));
+    CHECK(load_counted(3, &d, b.data, b.size, &img, &peak) == ORR_OK);
+    /* a DHT segment whose length does not match its tables */
+    b.data[5]++;
+    CHECK(load_counted(3, &d, b.data, b.size, &img, &peak) == ORR_ERROR_MALFORMED && strstr(err, "DHT"));
+    jbuf_free(&b);
+    jbuf_free(&j);
+}
+
+/* A scan must not decode with a Huffman table no DHT defined (stb would read
+ * whatever its memory held); progressive scans need only the tables they
+ * decode with. */
+TEST(jpeg_scan_with_undefined_huffman_table_refused) {
+    jbuf j = make_jpeg(16, 16, 90, true, 11);
+    size_t sos = jpeg_segment(j.data, j.size, 0xda);
+    REQUIRE(sos > 0 && j.data[sos + 4] == 3 && j.data[sos + 5] == 1); /* 3 components, the first id 1 */
+    orr_image_data img;
+    size_t peak;
+    orr_image_load_desc d = quiet();
+    j.data[sos + 6] = 0x20; /* component 1: DC2 (never defined), AC0 */
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_ERROR_MALFORMED && strstr(err, "table DC2"));
+    j.data[sos + 6] = 0x03; /* DC0, AC3 */
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_ERROR_MALFORMED && strstr(err, "table AC3"));
+    j.data[sos + 6] = 0x00;
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_OK); /* control: as written */
+    jbuf_free(&j);
+}
+
+static void set_jpeg_size(jbuf *j, uint32_t w, uint32_t h) {
+    size_t sof = jpeg_segment(j->data, j->size, 0xc0);
+    j->data[sof + 5] = (uint8_t)(h >> 8), j->data[sof + 6] = (uint8_t)h;
+    j->data[sof + 7] = (uint8_t)(w >> 8), j->data[sof + 8] = (uint8_t)w;
+}
+
+/* D8: stb_image pads a short scan with zeros, so a small JPEG claiming
+ * 16384 × 16384 decoded to a 1 GiB image after allocating 2.3 GB. Now the
+ * pixel budget refuses that size, and a size within it needs scan data for
+ * its blocks: each refusal allocates almost nothing. Controls: the file as
+ * encoded, and a flat 2048 × 2048 picture (few bytes a block) still load. */
+TEST(jpeg_claiming_huge_size_refused_with_bounded_memory) {
+    jbuf j = make_jpeg(64, 48, 90, true, 3);
+    REQUIRE(j.size > 1000 && j.size < 8192 && jpeg_segment(j.data, j.size, 0xc0) > 0);
+    orr_image_data img;
+    size_t peak;
+    orr_image_load_desc d = quiet();
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_OK && peak < (1u << 20));
+    set_jpeg_size(&j, 16384, 16384);
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_ERROR_UNSUPPORTED && strstr(err, "max_pixels"));
+    CHECK(peak < (64u << 10) && is_zeroed(&img));
+    d.max_pixels = 16384u * 16384u; /* the budget raised: the file is still far too short */
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_ERROR_MALFORMED && strstr(err, "scan data"));
+    CHECK(peak < (64u << 10) && is_zeroed(&img));
+    d = quiet();
+    set_jpeg_size(&j, 8192, 8192); /* within the default budget */
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_ERROR_MALFORMED && strstr(err, "scan data"));
+    CHECK(peak < (64u << 10));
+    set_jpeg_size(&j, 64, 48);
+    CHECK(load_counted(3, &d, j.data, j.size, &img, &peak) == ORR_OK);
+    jbuf_free(&j);
+    jbuf flat = make_jpeg(2048, 2048, 90, false, 0);
+    CHECK(flat.size < 128u << 10); /* about 4 bits a block */
+    CHECK(load_counted(3, &d, flat.data, flat.size, &img, &peak) == ORR_OK);
+    CHECK(peak < 3 * 2048u * 2048u * 4); /* the image and stb's planes */
+    jbuf_free(&flat);
+}
+
+/* A PNG's pixels come out of deflate, which expands at most 1032:1: a file
+ * claiming more than its IDAT chunks can hold is refused before stb sizes
+ * its buffer from the header. Control: a 2048 × 2048 zero image compressed
+ * by zlib at level 9 (1026:1, as close to the limit as encoders get) loads. */
+TEST(png_claiming_more_than_its_idat_holds_refused) {
+    asset a = asset_read("cube/ryfjallet_px.png");
+    REQUIRE(a.size > 100);
+    orr_image_data img;
+    size_t peak;
+    orr_image_load_desc d = quiet();
+    CHECK(load_counted(3, &d, a.data, a.size, &img, &peak) == ORR_OK);
+    a.data[16] = 0, a.data[17] = 0, a.data[18] = 0x20, a.data[19] = 0; /* width 8192 (stb skips CRCs) */
+    a.data[20] = 0, a.data[21] = 0, a.data[22] = 0x20, a.data[23] = 0; /* height 8192 */
+    CHECK(load_counted(3, &d, a.data, a.size, &img, &peak) == ORR_ERROR_MALFORMED && strstr(err, "1032:1"));
+    CHECK(peak < (64u << 10) && is_zeroed(&img));
+    asset_free(&a);
+    asset z = data_read("image/png-2048-zeros.png"); /* zlib -9: 4088 bytes of IDAT for 4196352 (1026:1) */
+    REQUIRE(z.size == 4145);
+    CHECK(load_counted(3, &d, z.data, z.size, &img, &peak) == ORR_OK);
+    asset_free(&z);
+}
+
+/* D9: an .env whose manifest claims a 4096 cube (78 images, all pointing at
+ * one 1 × 1 PNG: 2.2 KB) made the loader zero 1 GiB before it looked at the
+ * first face. Now every face is checked first: refused, almost nothing
+ * allocated. Control: the same manifest with width 1 loads. */
+static jbuf env_file(uint32_t width) {
+    static const uint8_t magic[8] = {0x86, 0x16, 0x87, 0x96, 0xf6, 0xd6, 0x96, 0x36};
+    uint8_t rgbd[4] = {128, 64, 32, 255};
+    jbuf png = {0}, f = {0};
+    stbi_write_png_to_func(jbuf_write, &png, 1, 1, 4, rgbd, 4);
+    char entry[64];
+    jbuf_insert(&f, 0, magic, 8);
+    char head[128];
+    snprintf(head, sizeof head, "{\"version\":1,\"width\":%u,\"specular\":{\"mipmaps\":[", width);
+    jbuf_insert(&f, f.size, head, strlen(head));
+    uint32_t mips = 0;
+    for (uint32_t s = width; s; s >>= 1) mips++;
+    for (uint32_t i = 0; i < 6 * mips; i++) {
+        snprintf(entry, sizeof entry, "%s{\"length\":%zu,\"position\":0}", i ? "," : "", png.size);
+        jbuf_insert(&f, f.size, entry, strlen(entry));
+    }
+    jbuf_insert(&f, f.size, "]}}", 4); /* with the NUL */
+    jbuf_insert(&f, f.size, png.data, png.size);
+    jbuf_free(&png);
+    return f;
+}
+
+TEST(env_claiming_huge_cube_refused_before_allocating) {
+    jbuf f = env_file(4096);
+    CHECK(f.size < 2400);
+    orr_image_data img;
+    size_t peak;
+    orr_image_load_desc d = quiet();
+    CHECK(load_counted(2, &d, f.data, f.size, &img, &peak) == ORR_ERROR_MALFORMED);
+    CHECK(strstr(err, "mip 0 face 0") && strstr(err, "expected 4096x4096") && is_zeroed(&img));
+    CHECK(peak < (256u << 10));
+    jbuf_free(&f);
+    f = env_file(1);
+    CHECK(load_counted(2, &d, f.data, f.size, &img, &peak) == ORR_OK);
+    jbuf_free(&f);
+}
+
+/* The pixel budget: 64 Mi texels by default (8192 × 8192), checked before
+ * anything is allocated, for every format; overridable. */
+TEST(pixel_budget_default_and_override) {
+    CHECK(ORR_IMAGE_DEFAULT_MAX_PIXELS == 64u << 20 && ORR_IMAGE_DEFAULT_MAX_BYTES == 1u << 30);
+    static const char hdr[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 8193 +X 8192\n\x02\x02\x20\x00";
+    orr_image_data img;
+    size_t peak;
+    orr_image_load_desc d = quiet();
+    CHECK(load_counted(1, &d, (const uint8_t *)hdr, sizeof hdr - 1, &img, &peak) == ORR_ERROR_UNSUPPORTED);
+    CHECK(strstr(err, "8192x8193") && strstr(err, "max_pixels") && peak < 4096);
+    d.max_pixels = 8192u * 8193u; /* allowed now: refused only because the rows are not there */
+    CHECK(load_counted(1, &d, (const uint8_t *)hdr, sizeof hdr - 1, &img, &peak) == ORR_ERROR_MALFORMED);
+    CHECK(strstr(err, "truncated") && peak < 4096);
+    d = quiet();
+    d.max_pixels = 1024 * 1024 - 1; /* a real 1024 × 1024 asset, one texel over */
+    asset a = asset_read("bjs/backgroundGround.png");
+    CHECK(load_counted(3, &d, a.data, a.size, &img, &peak) == ORR_ERROR_UNSUPPORTED && strstr(err, "max_pixels"));
+    d.max_pixels = 1024 * 1024;
+    CHECK(load_counted(3, &d, a.data, a.size, &img, &peak) == ORR_OK);
+    asset_free(&a);
+}
+
+/* orr_image_load_png_jpeg_file (what orr_texture_load_file uses) reads PNG
+ * and JPEG files and refuses every other format by its first bytes. */
+TEST(png_jpeg_file_loader_refuses_other_formats) {
+    orr_image_data img;
+    orr_image_load_desc d = quiet();
+    CHECK(orr_image_load_png_jpeg_file(&d, asset_path("bjs/backgroundGround.png"), &img) == ORR_OK);
+    CHECK(img.width == 1024 && img.format == ORR_PIXEL_RGBA8);
+    orr_image_free(&img);
+    CHECK(orr_image_load_png_jpeg_file(&d, asset_path("dds/backgroundSkybox.dds"), &img) == ORR_ERROR_UNSUPPORTED);
+    CHECK(strstr(err, "backgroundSkybox.dds: not a PNG or JPEG") && is_zeroed(&img));
+    CHECK(orr_image_load_png_jpeg_file(&d, "/nonexistent.png", &img) == ORR_ERROR_IO);
+}
+
 /* ---- memory: every allocation failure is clean ---- */
 
 static void oom_sweep(int kind, const char *rel, long min_steps) {
@@ -738,15 +997,6 @@ TEST(half_conversions) {
 }
 
 int main(int argc, char **argv) {
-    /* The real assets live in the shared folder beside the checkout; without
-     * it every test here would fail on NULL data, so say so once and stop. */
-    FILE *probe = fopen(asset_path("dds/backgroundSkybox.dds"), "rb");
-    if (!probe) {
-        fprintf(stderr, "shared assets not found (%s); set ORR_SHARED to the shared folder\n",
-                asset_path("dds/backgroundSkybox.dds"));
-        printf("0 passed, 1 failed\n");
-        return 1;
-    }
-    fclose(probe);
+    orr_test_require_assets();
     return RUN_TESTS(argc, argv);
 }
