@@ -6,17 +6,30 @@
 # objects are compiled with ORR_RIGHT_HANDED=1, and the definition is PUBLIC on
 # the rh targets (and in orrery-rh.pc), so a program linking them sees the same
 # value in orrery/handedness.h. Sources are the .c files of src/<module>/.
-file(GLOB ORR_LIB_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/*/*.c)
-set(ORR_WINDOW_SOURCES ${CMAKE_SOURCE_DIR}/src/window/window_glfw.c)
+# Every target also has an orrery:: alias, so a project that adds Orrery with
+# add_subdirectory() names the same targets as one that uses find_package().
+# Installation and the package files: cmake/package.cmake.
+file(GLOB ORR_LIB_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/*/*.c)
+set(ORR_WINDOW_SOURCES ${PROJECT_SOURCE_DIR}/src/window/window_glfw.c)
 list(REMOVE_ITEM ORR_LIB_SOURCES ${ORR_WINDOW_SOURCES})
 if(ORR_WITH_GLFW AND EXISTS ${ORR_WINDOW_SOURCES})
   list(APPEND ORR_LIB_SOURCES ${ORR_WINDOW_SOURCES})
 endif()
 
+# The shared libraries export the public API and nothing else (docs/decisions.md,
+# "The installed package"): the version script keeps orr_* global and makes
+# every other symbol local, including the glslang / SPIRV-Tools / shaderc code
+# linked in from static archives, which --exclude-libs also hides at the source.
+set(ORR_EXPORT_MAP ${PROJECT_SOURCE_DIR}/cmake/orrery.map)
+
 # orr_add_library_variant(<name> <spirv object library> <right-handed 0|1>)
 function(orr_add_library_variant name spirv rh)
+  set(deps Vulkan::Vulkan PkgConfig::STB orrery_shaderc Threads::Threads m)
+  if(ORR_WITH_GLFW)
+    list(APPEND deps PkgConfig::GLFW)
+  endif()
   add_library(${name}_objects OBJECT ${ORR_LIB_SOURCES})
-  target_include_directories(${name}_objects PUBLIC ${CMAKE_SOURCE_DIR}/include PRIVATE ${CMAKE_SOURCE_DIR}/src ${ORR_SPV_DIR})
+  target_include_directories(${name}_objects PUBLIC ${PROJECT_SOURCE_DIR}/include PRIVATE ${PROJECT_SOURCE_DIR}/src ${ORR_SPV_DIR})
   target_link_libraries(${name}_objects PUBLIC Vulkan::Vulkan PkgConfig::STB orrery_shaderc)
   if(ORR_WITH_GLFW)
     target_link_libraries(${name}_objects PUBLIC PkgConfig::GLFW)
@@ -26,49 +39,33 @@ function(orr_add_library_variant name spirv rh)
     target_compile_definitions(${name}_objects PUBLIC ORR_RIGHT_HANDED=1)
   endif()
 
+  # Static: every dependency is part of the link interface (a program linking
+  # the archive links them too).
   add_library(${name}_static STATIC $<TARGET_OBJECTS:${name}_objects> $<TARGET_OBJECTS:${spirv}>)
   set_target_properties(${name}_static PROPERTIES OUTPUT_NAME ${name})
+  target_link_libraries(${name}_static PUBLIC ${deps})
+  if(ORR_WITH_GLFW)
+    target_compile_definitions(${name}_static PUBLIC ORR_HAVE_GLFW=1)
+  endif()
+
+  # Shared: the dependencies are its own business. The public headers include
+  # only the C standard headers, so a program linking liborrery.so gets
+  # neither Vulkan, stb, GLFW nor shaderc on its compile or link line.
   add_library(${name} SHARED $<TARGET_OBJECTS:${name}_objects> $<TARGET_OBJECTS:${spirv}>)
-  set_target_properties(${name} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION 0)
+  set_target_properties(${name} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+    LINK_DEPENDS ${ORR_EXPORT_MAP})
+  target_link_libraries(${name} PRIVATE ${deps})
+  target_link_options(${name} PRIVATE "LINKER:--version-script=${ORR_EXPORT_MAP}" "LINKER:--exclude-libs,ALL")
+
   foreach(t ${name} ${name}_static)
-    target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
-    target_link_libraries(${t} PUBLIC Vulkan::Vulkan PkgConfig::STB orrery_shaderc Threads::Threads m)
-    if(ORR_WITH_GLFW)
-      target_link_libraries(${t} PUBLIC PkgConfig::GLFW)
-      target_compile_definitions(${t} PUBLIC ORR_HAVE_GLFW=1)
-    endif()
+    target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
     if(rh)
       target_compile_definitions(${t} PUBLIC ORR_RIGHT_HANDED=1)
     endif()
+    add_library(orrery::${t} ALIAS ${t})
   endforeach()
 endfunction()
 
+include(GNUInstallDirs)
 orr_add_library_variant(orrery orrery_spirv 0)
 orr_add_library_variant(orrery-rh orrery-rh_spirv 1)
-
-include(GNUInstallDirs)
-install(TARGETS orrery orrery_static orrery-rh orrery-rh_static orrery_shaderc EXPORT orreryTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/orrery DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# One package, both variants: find_package(orrery) gives orrery::orrery,
-# orrery::orrery_static, orrery::orrery-rh and orrery::orrery-rh_static.
-install(EXPORT orreryTargets NAMESPACE orrery:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/orrery)
-file(WRITE ${CMAKE_BINARY_DIR}/orreryConfig.cmake
-  "include(CMakeFindDependencyMacro)\nfind_dependency(Vulkan)\nfind_dependency(Threads)\nfind_dependency(PkgConfig)\npkg_check_modules(STB REQUIRED IMPORTED_TARGET stb)\n"
-  "if(${ORR_WITH_GLFW})\n  pkg_check_modules(GLFW REQUIRED IMPORTED_TARGET glfw3)\nendif()\n"
-  "include(\${CMAKE_CURRENT_LIST_DIR}/orreryTargets.cmake)\n")
-install(FILES ${CMAKE_BINARY_DIR}/orreryConfig.cmake DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/orrery)
-# pkg-config: orrery.pc (left-handed) and orrery-rh.pc (right-handed, with
-# Cflags: -DORR_RIGHT_HANDED=1), both from cmake/orrery.pc.in.
-foreach(variant orrery orrery-rh)
-  set(ORR_PC_NAME ${variant})
-  if(variant STREQUAL "orrery-rh")
-    set(ORR_PC_HANDEDNESS "right-handed")
-    set(ORR_PC_CFLAGS " -DORR_RIGHT_HANDED=1")
-  else()
-    set(ORR_PC_HANDEDNESS "left-handed")
-    set(ORR_PC_CFLAGS "")
-  endif()
-  configure_file(${CMAKE_SOURCE_DIR}/cmake/orrery.pc.in ${CMAKE_BINARY_DIR}/${variant}.pc @ONLY)
-  install(FILES ${CMAKE_BINARY_DIR}/${variant}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
-endforeach()

@@ -2,9 +2,9 @@
 # Every shaders/<name>.<stage> becomes `const uint32_t orri_spv_<name>_<stage>[]`
 # and `orri_spv_<name>_<stage>_size` (bytes) in a generated source file.
 file(GLOB ORR_SHADER_SOURCES CONFIGURE_DEPENDS
-  ${CMAKE_SOURCE_DIR}/shaders/*.vert ${CMAKE_SOURCE_DIR}/shaders/*.frag ${CMAKE_SOURCE_DIR}/shaders/*.comp)
-file(GLOB ORR_SHADER_INCLUDES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.glsl ${CMAKE_SOURCE_DIR}/include/orrery/*.h)
-set(ORR_SPV_DIR ${CMAKE_BINARY_DIR}/spv)
+  ${PROJECT_SOURCE_DIR}/shaders/*.vert ${PROJECT_SOURCE_DIR}/shaders/*.frag ${PROJECT_SOURCE_DIR}/shaders/*.comp)
+file(GLOB ORR_SHADER_INCLUDES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.glsl ${PROJECT_SOURCE_DIR}/include/orrery/*.h)
+set(ORR_SPV_DIR ${PROJECT_BINARY_DIR}/spv)
 file(MAKE_DIRECTORY ${ORR_SPV_DIR})
 set(ORR_SPV_C ${ORR_SPV_DIR}/spirv_embedded.c)
 set(ORR_SPV_INCS)
@@ -16,7 +16,7 @@ foreach(src ${ORR_SHADER_SOURCES})
   string(REPLACE "." "_" sym ${fname})
   set(out ${ORR_SPV_DIR}/${fname}.inc)
   add_custom_command(OUTPUT ${out}
-    COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -I ${CMAKE_SOURCE_DIR}/shaders -I ${CMAKE_SOURCE_DIR}/src/render -o ${out} ${src}
+    COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -I ${PROJECT_SOURCE_DIR}/shaders -I ${PROJECT_SOURCE_DIR}/src/render -o ${out} ${src}
     DEPENDS ${src} ${ORR_SHADER_INCLUDES}
     COMMENT "glslc ${fname}")
   list(APPEND ORR_SPV_INCS ${out})
@@ -29,8 +29,8 @@ foreach(src ${ORR_SHADER_SOURCES})
   string(REGEX MATCHALL "#include \"[^\"]+\"" incs "${text}")
   foreach(inc ${incs})
     string(REGEX REPLACE "#include \"([^\"]+)\"" "\\1" incname "${inc}")
-    if(EXISTS ${CMAKE_SOURCE_DIR}/shaders/${incname})
-      file(READ ${CMAKE_SOURCE_DIR}/shaders/${incname} inctext)
+    if(EXISTS ${PROJECT_SOURCE_DIR}/shaders/${incname})
+      file(READ ${PROJECT_SOURCE_DIR}/shaders/${incname} inctext)
       string(APPEND text "${inctext}")
     endif()
   endforeach()
@@ -39,7 +39,7 @@ foreach(src ${ORR_SHADER_SOURCES})
     set(rh_name ${fname}.rh)
     set(out_rh ${ORR_SPV_DIR}/${rh_name}.inc)
     add_custom_command(OUTPUT ${out_rh}
-      COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -DORR_RIGHT_HANDED=1 -I ${CMAKE_SOURCE_DIR}/shaders -I ${CMAKE_SOURCE_DIR}/src/render -o ${out_rh} ${src}
+      COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -DORR_RIGHT_HANDED=1 -I ${PROJECT_SOURCE_DIR}/shaders -I ${PROJECT_SOURCE_DIR}/src/render -o ${out_rh} ${src}
       DEPENDS ${src} ${ORR_SHADER_INCLUDES}
       COMMENT "glslc ${fname} (right-handed)")
     list(APPEND ORR_SPV_INCS_RH ${out_rh})

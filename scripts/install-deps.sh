@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages Orrery needs, when any is missing.
 # Runs as root (CI, fresh machines) or through sudo.
 set -eu
-PKGS="build-essential cmake pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
+# binutils (nm, readelf) and pkg-config: also the package tests (tests/package.cmake).
+PKGS="build-essential binutils cmake pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
 glslc libshaderc-dev glslang-dev spirv-tools libstb-dev libglfw3-dev xvfb xauth clang-format python3"
 missing=""
 for p in $PKGS; do

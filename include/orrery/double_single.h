@@ -1,6 +1,6 @@
 /* orrery/double_single.h — double-single numbers: a value held as two float32,
  * hi + lo, for quantities that must live on the GPU in absolute form (instance
- * positions spread over a planet, updated by compute; DESIGN.md §2).
+ * positions spread over a planet, updated by compute; docs/precision.md).
  *
  * Usage (CPU side: split before upload, reference arithmetic for tests):
  *     orr_ds x = orr_ds_split(500000.01);        // {500000.0f, 0.00999999978f}
@@ -8,7 +8,8 @@
  *     double back = orr_ds_to_double(d);         // 0.00999999978: the centimetre
  *     // plain float32: 500000.01f == 500000.0f (ulp there is 0.03125)
  *
- * GPU side: shaders/ds.glsl, `#include "ds.glsl"` in any GLSL 450 stage; the
+ * GPU side: ds.glsl, installed in <prefix>/share/orrery/glsl (glslc -I there),
+ * `#include "ds.glsl"` in any GLSL 450 stage; the
  * same algorithms, operation for operation, with every intermediate `precise`
  * (SPIR-V NoContraction: no fused multiply-add, no reassociation). The CPU
  * functions here are the bit-exact reference of the GLSL ones on any device
@@ -48,8 +49,8 @@ orr_ds orr_ds_from_float(float a);
 /* hi + lo rounded to float32 (= hi for a normalised pair); GLSL ds_value. */
 float orr_ds_value(orr_ds a);
 
-/* Reference arithmetic in float32, operation for operation as shaders/ds.glsl.
- * Error measured in tests/unit/test_double_single.c (random normalised pairs):
+/* Reference arithmetic in float32, operation for operation as ds.glsl.
+ * Error measured by Orrery's unit tests (random normalised pairs):
  * add ≤ 2⁻⁴⁶ of the larger operand, mul ≤ 2⁻⁴⁶ relative; sub of two close
  * values gives their difference to ≤ 2⁻⁴⁸ of the operands (exact in most
  * cases; float32 alone: 2⁻²⁴). */

@@ -8,7 +8,7 @@
  *     }
  *
  * Vertex data is mesh-local float32 (bounded by the mesh's own size, so the
- * precision rule of DESIGN.md §2 does not apply to it). Indices are stored as
+ * precision rule of docs/architecture.md does not apply to it). Indices are stored as
  * uint32 on the CPU; the GPU upload uses 16-bit indices when every index fits.
  * Triangles are wound as Babylon.js winds them for its default (front-side,
  * left-handed) orientation, so vertex counts, order, normals and UVs match

@@ -1,6 +1,6 @@
 /* orrery/instances.h — thin instances: one mesh drawn many times in a single
  * instanced draw, each instance with its own matrix and optional RGBA colour
- * (seeds/003_*, Babylon.js thin instances). This header is the CPU data model;
+ * (Babylon.js thin instances). This header is the CPU data model;
  * the renderer uploads it (only the changed instances) and draws it.
  *
  * Usage:
@@ -19,7 +19,7 @@
  * Matrices are float32, column-major 4×4 (the orr_dmat4 layout: translation in
  * elements 12, 13, 14; 16 floats = 64 bytes per instance), affine, and LOCAL
  * to the mesh: the drawn world of an instance is mesh world · instance matrix.
- * float32 is allowed here by DESIGN.md §2 because an instance matrix is a
+ * float32 is allowed here by the precision rule (docs/architecture.md) because an instance matrix is a
  * bounded offset inside the mesh's own frame, not an absolute position:
  * place the mesh (float64) near its instances and keep instance translations
  * small. Instances spread over a planet belong to the planetary API, not here.
@@ -28,7 +28,7 @@
  * output. A mesh has no colour stream until a colour is set; from then on
  * every instance has one (white for instances that were never given one).
  *
- * Versions, not dirty flags (DESIGN.md §4): every mutator bumps the matrix
+ * Versions, not dirty flags (docs/architecture.md): every mutator bumps the matrix
  * version (or the colour version, which is independent) and records which
  * instances changed, so the renderer uploads about k × 64 bytes after k
  * instances changed, never re-records a cached draw for a data change, and
@@ -145,7 +145,7 @@ orr_dbox orr_instances_query_local_box(orr_scene *scene, orr_mesh mesh);
 void orr_instances_enable_gpu_culling(orr_scene *scene, orr_mesh mesh, bool enabled);
 /* Planetary instances (beyond float32 matrices): one float64 position per
  * active instance, in the mesh's frame, added to the instance matrix's
- * translation. Stored on the GPU as double-single pairs (shaders/ds.glsl) and
+ * translation. Stored on the GPU as double-single pairs (orrery/double_single.h) and
  * made eye-relative by the culling pass every frame, so instances spread over
  * a planet (10^7 m apart) render without jitter and nothing is uploaded when
  * only the camera moves. Turns GPU culling on for the mesh; set before the
@@ -173,10 +173,10 @@ void orr_instances_clear_lod_partner(orr_scene *scene, orr_mesh full);
  * count changes (orr_instances_set_draw_count) never re-record a cached draw. */
 void orr_instances_enable_dynamic_draw_count(orr_scene *scene, orr_mesh mesh);
 
-/* ---- hierarchy instance pools (src/scene/instance_pool.c) ------------------------ */
+/* ---- hierarchy instance pools ----------------------------------------------------- */
 /* A template hierarchy (a root node and its descendant meshes) drawn many
  * times through thin instances, for Babylon.js instantiateHierarchy()-style
- * props (seeds/003 "Hierarchy Instance Pools"):
+ * props:
  *
  *     orr_instance_pool *pool;
  *     orr_instance_pool_create(scene, &(orr_instance_pool_desc){
@@ -253,7 +253,7 @@ void orr_instance_pool_refresh(orr_instance_pool *pool);
 uint32_t orr_instance_pool_get_mesh_count(const orr_instance_pool *pool);
 orr_mesh orr_instance_pool_get_mesh(const orr_instance_pool *pool, uint32_t index);
 
-/* ---- picking (src/scene/instance_pick.c) ------------------------------------------- */
+/* ---- picking ------------------------------------------------------------------------ */
 /* CPU ray picking of thin instances (issue 4, item 7): the ray is tested
  * against each active instance's box, the mesh's local box through
  * mesh world · instance matrix taken as an oriented box (the ray is mapped

@@ -5,7 +5,7 @@
  *     orr_engine_create(&(orr_engine_desc){ .floating_origin = &orr_floating_origin }, &engine);
  *
  * With floating origin on, every scene of the engine renders eye-relative
- * (seeds/000): the offset is the active camera's world position, read when
+ * (docs/precision.md): the offset is the active camera's world position, read when
  * needed; (1) the view matrix has zero translation, (2) every mesh world,
  * light position and culling sphere has the eye subtracted in float64 (and
  * integer cells first, orrery/wpos.h) before the float32 store, (3) the eye

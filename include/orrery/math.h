@@ -5,9 +5,9 @@
  *     orr_dvec3 p = orr_dmat4_transform_point(w, (orr_dvec3){1, 0, 0});
  *
  * Conventions (stated once, hold everywhere):
- * - Every CPU transform is float64 (DESIGN.md §2). float32 appears only in the
- *   packed GPU types (orr_mat4f, orr_vec4f), produced by orr_dmat4_to_f32 and the
- *   named packers built on it (src/render/pack.c).
+ * - Every CPU transform is float64 (docs/architecture.md, "Precision rule").
+ *   float32 appears only in the packed GPU types (orr_mat4f, orr_vec4f), produced
+ *   by orr_dmat4_to_f32 and the renderer's named packers built on it.
  * - Matrices are column-major with column vectors: v' = M · v, element (row r,
  *   column c) is m[c * 4 + r], the translation is m[12], m[13], m[14]. This is
  *   the same memory layout as a Babylon.js Matrix.m array.
@@ -148,8 +148,9 @@ orr_dmat4 orr_dmat4_perspective_rh(double fov_y, double aspect, double znear, do
 #define orr_dmat4_perspective orr_dmat4_perspective_lh
 #endif
 
-/* The one place where float64 becomes float32 (DESIGN.md §2): element-wise
- * rounding. Callers are the named packers; see src/render/pack.c. */
+/* The one place where float64 becomes float32 (docs/architecture.md,
+ * "Precision rule"): element-wise rounding. Callers are the renderer's named
+ * packers. */
 orr_mat4f orr_dmat4_to_f32(orr_dmat4 m);
 orr_vec4f orr_dvec4_to_f32(orr_dvec4 v);
 

@@ -3,7 +3,13 @@
  * Orrery: a C11 real-time renderer on Vulkan 1.3 for worlds of any size.
  *     orr_engine_create → orr_scene_create → cameras, lights, meshes,
  *     materials → orr_engine_render → orr_engine_save_png.
- * See each header's usage block; README.md for the feature table.
+ * See each header's usage block; README.md for the feature table. README.md
+ * and the docs/<name>.md files the headers cite are installed in
+ * <prefix>/share/doc/orrery.
+ *
+ * Every public header is included here, window.h too: its functions exist in
+ * every build (without GLFW, orr_window_create returns ORR_ERROR_UNSUPPORTED)
+ * and no header pulls in Vulkan, GLFW or any other third-party header.
  */
 #ifndef ORRERY_ORRERY_H
 #define ORRERY_ORRERY_H
@@ -11,6 +17,7 @@
 #include "orrery/core.h"
 #include "orrery/double_single.h"
 #include "orrery/engine.h"
+#include "orrery/environment.h"
 #include "orrery/geometry.h"
 #include "orrery/handedness.h"
 #include "orrery/image.h"
