@@ -67,6 +67,7 @@ typedef enum orri_delete_kind {
     ORRI_DEL_SAMPLER,
     ORRI_DEL_DESCRIPTOR_POOL,
     ORRI_DEL_CMD_BUFFERS,
+    ORRI_DEL_DESCRIPTOR_SET, /* from a pool created with FREE_DESCRIPTOR_SET; queued only while the pool lives */
 } orri_delete_kind;
 
 typedef struct orri_delete_item {
@@ -78,6 +79,10 @@ typedef struct orri_delete_item {
         VkPipeline pipeline;
         VkSampler sampler;
         VkDescriptorPool pool;
+        struct {
+            VkDescriptorPool pool;
+            VkDescriptorSet set;
+        } set;
         struct {
             VkCommandPool pool;
             VkCommandBuffer cmds[2 * ORRI_MAX_FRAMES];

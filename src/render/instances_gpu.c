@@ -28,7 +28,11 @@ static void release(orr_scene *s, orri_thin_instances *t) {
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].colors);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].far_matrices);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].far_colors);
-        /* The descriptor set belongs to the scene's pool, freed with it. */
+        /* The set goes back to the scene's pool after the frames that used
+         * it; when the scene's GPU state is already gone, so is its pool. */
+        if (g->cull[i].set && s->render_state)
+            orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET,
+                                                          .u.set = {g->cull[i].set_pool, g->cull[i].set}});
     }
     orri_free(&s->ctx->allocator, g);
     t->render_state = NULL;

@@ -352,6 +352,11 @@ void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g) {
         orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = g->pipeline_inst});
         e->pipeline_count--;
     }
+    /* Called while the scene's GPU state (and so the sets' pool) lives. */
+    for (int i = 0; i < ORRI_MAX_FRAMES; i++)
+        if (g->user_sets[i])
+            orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET,
+                                                          .u.set = {g->user_pool, g->user_sets[i]}});
     /* Layouts are not used by pending work once their pipelines are gone. */
     if (g->layout) vkDestroyPipelineLayout(d, g->layout, NULL);
     if (g->user_layout) vkDestroyDescriptorSetLayout(d, g->user_layout, NULL);

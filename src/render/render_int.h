@@ -100,6 +100,7 @@ typedef struct orri_thin_gpu {
         orri_buffer far_matrices, far_colors; /* LOD partner bucket */
         uint32_t capacity;
         VkDescriptorSet set;
+        VkDescriptorPool set_pool;                      /* the scene's pool `set` came from */
         VkBuffer set_args, set_params, set_in, set_pos; /* buffers the set was written for */
     } cull[ORRI_MAX_FRAMES];
 } orri_thin_gpu;
@@ -183,6 +184,7 @@ typedef struct orri_shader_gpu {
     VkPipeline pipeline;
     VkPipeline pipeline_inst; /* thin-instance variant, or none */
     VkDescriptorSet user_sets[ORRI_MAX_FRAMES];
+    VkDescriptorPool user_pool;               /* the scene's pool the user sets came from */
     uint64_t written_epoch[ORRI_MAX_FRAMES];  /* user set contents are for this epoch */
     VkBuffer written_buffer[ORRI_MAX_FRAMES]; /* ... and this uniform buffer */
 } orri_shader_gpu;

@@ -103,7 +103,10 @@ static orr_result scene_gpu(orr_engine *e, orr_scene *s, orri_scene_gpu **out) {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 4096},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096},
     };
+    /* Sets are freed one by one (through the delete queue) when a thin mesh
+     * or shader material goes, so churn does not exhaust the pool. */
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                      .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
                                       .maxSets = 4096,
                                       .poolSizeCount = 4,
                                       .pPoolSizes = sizes};
@@ -549,6 +552,7 @@ static orr_result shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *
         orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->user_sets[slot_index]),
                                      "shader material set");
         if (r != ORR_OK) return r;
+        g->user_pool = sg->desc_pool;
     }
     const orri_shader_material *sm = m->shader;
     VkWriteDescriptorSet w[1 + ORR_SHADER_MAX_TEXTURES];
@@ -688,6 +692,7 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
         orr_result r =
             orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
         if (r != ORR_OK) return r;
+        g->cull[slot].set_pool = sg->desc_pool;
     }
     VkBuffer pos = g->positions.buffer ? g->positions.buffer : g->matrices.buffer; /* unused without positions */
     if (g->cull[slot].set_args == sl->indirect.buffer && g->cull[slot].set_params == sl->cull_params.buffer &&

@@ -205,6 +205,11 @@ void orr_node_set_cell(orr_scene *s, orr_node node, orr_cell3 cell) {
                     n->label);
         return;
     }
+    if (!orr_wpos_is_valid((orr_wpos){cell, {0, 0, 0}})) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_cell: '%s': a cell beyond +/-ORR_CELL_MAX (4.8e24 m)",
+                    n->label);
+        return;
+    }
     n->cell = cell;
     orri_node_touch(s, n);
 }
@@ -221,7 +226,12 @@ void orr_node_set_world_position(orr_scene *s, orr_node node, orr_wpos p) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_world_position: '%s' has a parent", n->label);
         return;
     }
-    p = orr_wpos_make(p.cell, p.local);
+    if (orr_wpos_make_checked(p.cell, p.local, &p) != ORR_OK) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+                    "orr_node_set_world_position: '%s': position not finite or beyond +/-4.8e24 m; unchanged",
+                    n->label);
+        return;
+    }
     n->cell = p.cell;
     n->position = p.local;
     if (n->kind == ORRI_NODE_CAMERA) orri_camera_node_moved(n);

@@ -47,12 +47,9 @@
 
 static const double PI = 3.14159265358979323846;
 
-/* CHECK, and end the test when it fails (for what the rest needs). */
-#define NEED(cond)           \
-    do {                     \
-        CHECK(cond);         \
-        if (!(cond)) return; \
-    } while (0)
+/* CHECK, and end the test when it fails (for what the rest needs); the
+ * condition is evaluated once (it may load a file). */
+#define NEED(cond) REQUIRE(cond)
 static orr_engine *engine, *fo_engine;
 
 /* ---- capture of misuse messages ------------------------------------------------------- */

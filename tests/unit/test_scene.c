@@ -365,4 +365,32 @@ TEST(stale_handles_are_reported_and_harmless) {
     orr_scene_destroy(s);
 }
 
+/* World positions beyond the cell range or not finite are refused by name and
+ * leave the node where it was (issue 16, D6): a saturated or NaN position
+ * would otherwise be stored silently. Control: the edge of the range is
+ * accepted. */
+TEST(world_positions_beyond_the_range_are_refused) {
+    orr_scene *s = new_scene();
+    orr_node n = orr_node_create(s, &(orr_node_desc){.position = {1, 2, 3}});
+    orr_wpos before = orr_node_get_world_position(s, n);
+    const orr_dvec3 bad[] = {{NAN, 0, 0}, {0, INFINITY, 0}, {0, 0, 1e300}, {9e24, 0, 0}};
+    for (int k = 0; k < 4; k++) {
+        int c = log_count;
+        orr_node_set_world_position(s, n, (orr_wpos){{0, 0, 0}, bad[k]});
+        CHECK(logged(c, "orr_node_set_world_position", "beyond"));
+        orr_wpos now = orr_node_get_world_position(s, n);
+        CHECK(now.cell.x == before.cell.x && now.local.x == before.local.x && now.local.z == before.local.z);
+    }
+    int c = log_count;
+    orr_node_set_cell(s, n, (orr_cell3){INT64_MAX, 0, 0});
+    CHECK(logged(c, "orr_node_set_cell", "ORR_CELL_MAX"));
+    CHECK(orr_node_get_cell(s, n).x == before.cell.x);
+    c = log_count;
+    orr_node_set_world_position(s, n, (orr_wpos){{0, 0, 0}, {4.7e24, -4.7e24, 0}});
+    orr_node_set_cell(s, n, (orr_cell3){-ORR_CELL_MAX, 0, ORR_CELL_MAX});
+    CHECK(log_count == c);
+    CHECK(orr_node_get_cell(s, n).x == -ORR_CELL_MAX && orr_node_get_cell(s, n).z == ORR_CELL_MAX);
+    orr_scene_destroy(s);
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
