@@ -5,8 +5,10 @@
  *
  * Each test file is one executable registered with ctest. A failed CHECK
  * prints file:line and the expression, marks the test failed and carries on.
- * The run ends with the plain closing line "N passed, N failed". Pass a test
- * name as argv[1] to run only that test.
+ * The run ends with the plain closing line "N passed, N failed, N skipped".
+ * Pass a test name as argv[1] to run only that test. SKIP("why") ends a test
+ * that cannot run here (a device-specific case on another device); it is
+ * reported as skipped with its reason, never as passed.
  */
 #ifndef ORR_TEST_HARNESS_H
 #define ORR_TEST_HARNESS_H
@@ -26,6 +28,7 @@ static orr_test_case orr_test_cases_[ORR_TEST_MAX];
 static int orr_test_count_;
 static int orr_test_failed_now_;
 static int orr_test_checks_;
+static int orr_test_skipped_now_;
 
 #define TEST(name)                                                                                                    \
     static void test_##name(void);                                                                                    \
@@ -65,18 +68,32 @@ static int orr_test_checks_;
         }                                                                                                             \
     } while (0)
 
+/* Ends the test as skipped, with the reason on the result line. */
+#define SKIP(why)                                                         \
+    do {                                                                  \
+        orr_test_skipped_now_ = 1;                                        \
+        fprintf(stderr, "%s:%d: skipped: %s\n", __FILE__, __LINE__, why); \
+        return;                                                           \
+    } while (0)
+
 /* Hook run after each test (render tests use it to fail on validation messages). */
 static int (*orr_test_after_each_)(void);
 
 __attribute__((unused)) static int orr_run_tests_(int argc, char **argv) {
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < orr_test_count_; i++) {
         const orr_test_case *tc = &orr_test_cases_[i];
         if (argc > 1 && strcmp(argv[1], tc->name) != 0) continue;
         orr_test_failed_now_ = 0;
+        orr_test_skipped_now_ = 0;
         int checks_before = orr_test_checks_;
         tc->fn();
         if (orr_test_after_each_ && orr_test_after_each_() != 0) orr_test_failed_now_ = 1;
+        if (orr_test_skipped_now_ && !orr_test_failed_now_) {
+            printf("[skip] %s\n", tc->name);
+            skipped++;
+            continue;
+        }
         if (orr_test_checks_ == checks_before) {
             fprintf(stderr, "test %s made no CHECK: a test must assert something\n", tc->name);
             orr_test_failed_now_ = 1;
@@ -87,7 +104,7 @@ __attribute__((unused)) static int orr_run_tests_(int argc, char **argv) {
         else
             passed++;
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return (failed || passed == 0) ? 1 : 0;
 }
 #define RUN_TESTS(argc, argv) orr_run_tests_((argc), (argv))

@@ -3,7 +3,16 @@
  * Device preference: discrete > integrated > virtual > CPU, unless a name or
  * index is given (desc or ORR_DEVICE). Requires Vulkan 1.3 with
  * dynamicRendering and synchronization2, and a queue with graphics + compute.
+ *
+ * One VkInstance per process and configuration (validation or not), shared by
+ * every engine and kept until the process ends: NVIDIA's driver (580 on an
+ * H200) refuses the 31st vkCreateInstance of a process with
+ * VK_ERROR_INCOMPATIBLE_DRIVER even when each earlier instance was destroyed,
+ * so an application that recreates its engine (a level reload, a test suite)
+ * would lose the GPU. Devices, messengers and everything below stay per
+ * engine. docs/decisions.md has the measurements.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +85,22 @@ static const VkDebugUtilsMessengerCreateInfoEXT *messenger_info(orri_gpu *gpu, V
     return ci;
 }
 
-static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
+/* The process-wide instances, one per configuration: [0] without validation,
+ * [1] with it requested (it may still lack the layer; .validation says). */
+typedef struct {
+    VkInstance instance;
+    bool debug_utils;
+    bool validation;
+    uint32_t users;
+} shared_instance;
+static shared_instance shared_instances[2];
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static VkResult make_instance(orri_gpu *gpu, const orri_gpu_desc *desc, shared_instance *si) {
     const char *exts[8];
     uint32_t ext_count = 0;
-    gpu->debug_utils = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-    if (gpu->debug_utils) exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    si->debug_utils = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (si->debug_utils) exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
 #ifdef ORR_HAVE_GLFW
     /* Surface extensions for the optional window (src/window), enabled here
      * because the instance exists before any window; harmless when unused.
@@ -94,13 +114,14 @@ static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
         for (size_t i = 0; i < sizeof surface_exts / sizeof *surface_exts; i++)
             if (has_instance_ext(surface_exts[i])) exts[ext_count++] = surface_exts[i];
 #endif
-    gpu->validation = desc->validation && has_layer(VALIDATION_LAYER);
-    if (desc->validation && !gpu->validation)
-        orri_log(gpu->ctx, ORR_LOG_WARNING, "validation requested but %s is not installed", VALIDATION_LAYER);
+    si->validation = desc->validation && has_layer(VALIDATION_LAYER);
+    /* The chained messenger reports what vkCreateInstance itself finds to the
+     * engine creating it (the spec uses it only inside vkCreateInstance and
+     * vkDestroyInstance, and a shared instance is never destroyed). */
     VkDebugUtilsMessengerCreateInfoEXT mci;
     VkInstanceCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pNext = (gpu->validation && gpu->debug_utils) ? messenger_info(gpu, &mci) : NULL,
+        .pNext = (si->validation && si->debug_utils) ? messenger_info(gpu, &mci) : NULL,
         .pApplicationInfo =
             &(VkApplicationInfo){
                 .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
@@ -108,16 +129,62 @@ static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
                 .pEngineName = "orrery",
                 .apiVersion = VK_API_VERSION_1_3,
             },
-        .enabledLayerCount = gpu->validation ? 1 : 0,
+        .enabledLayerCount = si->validation ? 1 : 0,
         .ppEnabledLayerNames = &VALIDATION_LAYER,
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
-    VkResult r = vkCreateInstance(&ci, NULL, &gpu->instance);
+    return vkCreateInstance(&ci, NULL, &si->instance);
+}
+
+/* Takes a reference on the configuration's shared instance, creating it on
+ * first use. A failed creation is not kept: the next engine tries again. */
+static VkResult acquire_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
+    pthread_mutex_lock(&shared_lock);
+    shared_instance *si = &shared_instances[desc->validation ? 1 : 0];
+    VkResult r = VK_SUCCESS;
+    if (!si->instance) {
+        r = make_instance(gpu, desc, si);
+        if (r != VK_SUCCESS) si->instance = VK_NULL_HANDLE;
+    }
+    if (r == VK_SUCCESS) {
+        si->users++;
+        gpu->instance = si->instance;
+        gpu->debug_utils = si->debug_utils;
+        gpu->validation = si->validation;
+    }
+    pthread_mutex_unlock(&shared_lock);
+    return r;
+}
+
+static void release_instance(orri_gpu *gpu) {
+    pthread_mutex_lock(&shared_lock);
+    for (size_t i = 0; i < sizeof shared_instances / sizeof *shared_instances; i++)
+        if (shared_instances[i].instance == gpu->instance && shared_instances[i].users) shared_instances[i].users--;
+    pthread_mutex_unlock(&shared_lock);
+    gpu->instance = VK_NULL_HANDLE;
+}
+
+uint32_t orri_gpu_instance_users(void) {
+    pthread_mutex_lock(&shared_lock);
+    uint32_t n = shared_instances[0].users + shared_instances[1].users;
+    pthread_mutex_unlock(&shared_lock);
+    return n;
+}
+
+static orr_result create_instance(orri_gpu *gpu, const orri_gpu_desc *desc) {
+    VkResult r = acquire_instance(gpu, desc);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
         return orri_fail(gpu->ctx, ORR_ERROR_NO_DEVICE, "no Vulkan 1.3 driver found (install mesa-vulkan-drivers)");
     if (r != VK_SUCCESS) return orri_vk_check(gpu, r, "vkCreateInstance");
+    if (desc->validation && !gpu->validation)
+        orri_log(gpu->ctx, ORR_LOG_WARNING, "validation requested but %s is not installed", VALIDATION_LAYER);
+    /* Each engine's own messenger: messages about its objects reach it. On a
+     * shared instance every live engine's messenger sees every message of
+     * that instance, so with two engines alive at once a validation error
+     * counts in both (docs/decisions.md). */
     if (gpu->validation && gpu->debug_utils) {
+        VkDebugUtilsMessengerCreateInfoEXT mci;
         PFN_vkCreateDebugUtilsMessengerEXT create =
             (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(gpu->instance, "vkCreateDebugUtilsMessengerEXT");
         if (create) create(gpu->instance, messenger_info(gpu, &mci), NULL, &gpu->messenger);
@@ -348,7 +415,7 @@ void orri_gpu_deinit(orri_gpu *gpu) {
             gpu->instance, "vkDestroyDebugUtilsMessengerEXT");
         if (destroy) destroy(gpu->instance, gpu->messenger, NULL);
     }
-    if (gpu->instance) vkDestroyInstance(gpu->instance, NULL);
+    if (gpu->instance) release_instance(gpu);
     orri_ctx *ctx = gpu->ctx;
     memset(gpu, 0, sizeof *gpu);
     gpu->ctx = ctx;

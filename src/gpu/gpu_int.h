@@ -164,6 +164,8 @@ typedef struct orri_gpu_desc {
 
 orr_result orri_gpu_init(orri_gpu *gpu, orri_ctx *ctx, const orri_gpu_desc *desc);
 void orri_gpu_deinit(orri_gpu *gpu);
+/* Engines now holding one of the process-wide VkInstances (device.c). */
+uint32_t orri_gpu_instance_users(void);
 orr_result orri_vk_check(orri_gpu *gpu, VkResult r, const char *what);
 void orri_gpu_name(orri_gpu *gpu, VkObjectType type, uint64_t handle, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -9,6 +9,10 @@
  *   destroy at once, invalidating the pending upload).
  * - D2: planetary instances grown past their capacity render (ASan: the
  *   upload used to read past the positions array).
+ * - Engines recreated 40 times in one process each get a device and render:
+ *   NVIDIA's driver refuses the 31st VkInstance of a process, so engines share
+ *   one instance per configuration (src/gpu/device.c). Lavapipe has no such
+ *   limit; here the test shows the sharing (one instance, counted users).
  * Every test runs with the validation layer on; any message fails it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -330,6 +334,35 @@ TEST(d2_planetary_instances_grown_after_positions_render) {
     CHECK(orr_engine_render(e, s) == ORR_OK);
     CHECK(orr_engine_wait_idle(e) == ORR_OK);
     orr_engine_destroy(e);
+}
+
+/* ---- engines recreated --------------------------------------------------------------- */
+TEST(engine_recreated_40_times_renders_each_time) {
+    uint32_t users_before = orri_gpu_instance_users();
+    VkInstance first = VK_NULL_HANDLE;
+    int rendered = 0;
+    for (int i = 0; i < 40; i++) {
+        orr_engine *e = make_engine(16);
+        if (!first) first = e->gpu.instance;
+        CHECK(e->gpu.instance == first);
+        CHECK(orri_gpu_instance_users() == users_before + 1);
+        orr_scene *s = lit_scene(e);
+        float red = (float)(i % 8) / 8.0f;
+        orr_scene_set_clear_color(s, (orr_color4){red, 0, 1, 1});
+        double rgb[3];
+        centre_rgb(e, s, rgb);
+        if (fabs(rgb[0] - red * 255.0) < 3 && fabs(rgb[2] - 255.0) < 3) rendered++;
+        orr_scene_destroy(s);
+        orr_engine_destroy(e);
+    }
+    CHECK(rendered == 40);
+    /* Two alive at once share it too, and both let go. */
+    orr_engine *a = make_engine(16), *b = make_engine(16);
+    CHECK(a->gpu.instance == b->gpu.instance && a->gpu.device != b->gpu.device);
+    CHECK(orri_gpu_instance_users() == users_before + 2);
+    orr_engine_destroy(a);
+    orr_engine_destroy(b);
+    CHECK(orri_gpu_instance_users() == users_before);
 }
 
 int main(int argc, char **argv) {
