@@ -24,13 +24,13 @@ set(ORR_EXPORT_MAP ${PROJECT_SOURCE_DIR}/cmake/orrery.map)
 
 # orr_add_library_variant(<name> <spirv object library> <right-handed 0|1>)
 function(orr_add_library_variant name spirv rh)
-  set(deps Vulkan::Vulkan PkgConfig::STB orrery_shaderc Threads::Threads m)
+  set(deps Vulkan::Vulkan PkgConfig::STB PkgConfig::CJSON orrery_shaderc Threads::Threads m)
   if(ORR_WITH_GLFW)
     list(APPEND deps PkgConfig::GLFW)
   endif()
   add_library(${name}_objects OBJECT ${ORR_LIB_SOURCES})
   target_include_directories(${name}_objects PUBLIC ${PROJECT_SOURCE_DIR}/include PRIVATE ${PROJECT_SOURCE_DIR}/src ${ORR_SPV_DIR})
-  target_link_libraries(${name}_objects PUBLIC Vulkan::Vulkan PkgConfig::STB orrery_shaderc)
+  target_link_libraries(${name}_objects PUBLIC Vulkan::Vulkan PkgConfig::STB PkgConfig::CJSON orrery_shaderc)
   if(ORR_WITH_GLFW)
     target_link_libraries(${name}_objects PUBLIC PkgConfig::GLFW)
     target_compile_definitions(${name}_objects PUBLIC ORR_HAVE_GLFW=1)
@@ -50,7 +50,7 @@ function(orr_add_library_variant name spirv rh)
 
   # Shared: the dependencies are its own business. The public headers include
   # only the C standard headers, so a program linking liborrery.so gets
-  # neither Vulkan, stb, GLFW nor shaderc on its compile or link line.
+  # neither Vulkan, stb, cJSON, GLFW nor shaderc on its compile or link line.
   add_library(${name} SHARED $<TARGET_OBJECTS:${name}_objects> $<TARGET_OBJECTS:${spirv}>)
   set_target_properties(${name} PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
     LINK_DEPENDS ${ORR_EXPORT_MAP})

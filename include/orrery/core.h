@@ -29,6 +29,7 @@ typedef enum orr_result {
     ORR_ERROR_MALFORMED,      /* file or data does not parse */
     ORR_ERROR_UNSUPPORTED,    /* valid but not supported (format, feature) */
     ORR_ERROR_SHADER_COMPILE, /* user GLSL failed to compile; see orr_engine_last_error */
+    ORR_ERROR_LIMIT_REACHED,  /* a documented fixed limit (its message names it), not memory */
     ORR_RESULT_COUNT_
 } orr_result;
 

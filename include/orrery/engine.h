@@ -97,6 +97,10 @@ typedef struct orr_device_info {
     bool validation; /* validation layer active */
     uint32_t msaa;
     uint32_t width, height;
+    /* Thin instances one mesh can hold on this device (the smallest of its
+     * storage-buffer range, dispatch size and allocation size over 64 bytes
+     * per instance); orr_instances_* refuse more with ORR_ERROR_LIMIT_REACHED. */
+    uint32_t max_instances_per_mesh;
 } orr_device_info;
 orr_device_info orr_engine_device_info(const orr_engine *engine);
 

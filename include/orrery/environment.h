@@ -205,7 +205,9 @@ typedef struct orr_environment_sizes {
 orr_environment_sizes orr_environment_compute_sizes(orr_scene *scene, const orr_environment_desc *desc);
 /* Sets up the skybox and ground on `scene` (one render plugin). Textures are
  * referenced, not copied: keep them alive (or set owns_textures). Sizes are
- * computed once, here (Babylon.js computes them at creation too). */
+ * computed once, here (Babylon.js computes them at creation too). A scene
+ * holds at most 4 render plugins (environments): a fifth fails with
+ * ORR_ERROR_LIMIT_REACHED and changes nothing. */
 orr_result orr_environment_create(orr_scene *scene, const orr_environment_desc *desc, orr_environment **out);
 /* Removes it from its scene. NULL is ignored. Destroying the scene destroys
  * its environment (the pointer is then dangling). */

@@ -40,7 +40,8 @@
  * until the next call that may grow the capacity (set, add, reserve,
  * set_colors on a mesh without colours).
  *
- * Errors: calls that allocate return orr_result; on failure (out of memory)
+ * Errors: calls that allocate return orr_result; on failure (out of memory,
+ * or ORR_ERROR_LIMIT_REACHED past orr_device_info.max_instances_per_mesh)
  * nothing changed. A null scene, a null/stale mesh handle, an index out of
  * range, or a call that needs thin instances on a mesh without them is API
  * misuse: reported by name through the logger, and the call does nothing

@@ -129,7 +129,8 @@ typedef struct orr_shader_material_desc {
  * *result = ORR_ERROR_SHADER_COMPILE with a readable message (`result` may be NULL). */
 orr_material orr_shader_material_create(orr_scene *scene, const orr_shader_material_desc *desc, orr_result *result);
 /* Sets a user uniform by name (values as float64, packed to float32 at upload).
- * count = 1, 2, 3, 4 or 16 must match the declared type. */
+ * count = 1, 2, 3, 4 or 16 must match the declared type. A NULL name or
+ * values, an unknown name or a wrong count is reported and changes nothing. */
 void orr_shader_material_set_uniform(orr_scene *scene, orr_material m, const char *name, const double *values,
                                      uint32_t count);
 void orr_shader_material_set_texture(orr_scene *scene, orr_material m, const char *name, orr_texture texture);

@@ -113,6 +113,10 @@ typedef struct orr_node_desc {
     const char *label;
 } orr_node_desc;
 
+/* A desc with a position, rotation or scaling that is not finite (NaN, ±inf)
+ * is refused (0 and a misuse message); so is such a value given to a setter
+ * below, which leaves the node unchanged. A quaternion must also have a
+ * length (it is normalised). */
 orr_node orr_node_create(orr_scene *scene, const orr_node_desc *desc);
 /* Destroys any node kind (mesh, camera, light too); children are re-parented
  * to the destroyed node's parent, keeping their local transforms. */
@@ -282,7 +286,8 @@ orr_dmat4 orr_camera_get_world_matrix(orr_scene *scene, orr_camera camera);
 uint64_t orr_camera_get_version(orr_scene *scene, orr_camera camera);
 /* Moves a root camera (every parameter, its cell, its mode flags) into `dst`,
  * possibly a scene of another engine, and destroys it in `src`. Returns the
- * camera's handle in `dst` (the first camera of a scene becomes active). */
+ * camera's handle in `dst` (the first camera of a scene becomes active).
+ * Moving a camera to its own scene changes nothing and returns `camera`. */
 orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene *dst);
 
 /* ---- lights ------------------------------------------------------------------------ */
@@ -310,6 +315,8 @@ typedef struct orr_light_desc {
     const char *label;
 } orr_light_desc;
 
+/* Every number of the desc must be finite (range may also be +INFINITY);
+ * otherwise creation fails and orr_light_set leaves the light unchanged. */
 orr_light orr_light_create(orr_scene *scene, const orr_light_desc *desc);
 orr_node orr_light_node(orr_light light);
 /* Replaces every parameter (position goes to the node). */

@@ -45,13 +45,13 @@ orr_result orr_environment_create(orr_scene *s, const orr_environment_desc *desc
     env->version = 1;
     r = orri_environment_gpu_init(env);
     if (r == ORR_OK) {
-        env->plugin = orri_scene_add_plugin(e, s,
-                                            &(orri_render_plugin){.name = "environment",
-                                                                  .state = env,
-                                                                  .update = orri_environment_update,
-                                                                  .record = orri_environment_record,
-                                                                  .release = plugin_release});
-        if (!env->plugin) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "environment plugin");
+        r = orri_scene_add_plugin(e, s,
+                                  &(orri_render_plugin){.name = "orr_environment_create",
+                                                        .state = env,
+                                                        .update = orri_environment_update,
+                                                        .record = orri_environment_record,
+                                                        .release = plugin_release},
+                                  &env->plugin);
     }
     if (r != ORR_OK) {
         env->desc.owns_textures = false; /* the caller keeps its textures on failure */

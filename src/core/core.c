@@ -1,6 +1,7 @@
 /* core.c — allocation hooks, logging, results and misuse messages.
  * Invariant: every library allocation goes through an orr_allocator resolved
- * here; the library never aborts on a runtime failure. */
+ * here (one exception: cJSON's parse tree of a .env manifest, decisions 25);
+ * the library never aborts on a runtime failure. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,7 @@ const char *orr_result_string(orr_result r) {
         [ORR_ERROR_MALFORMED] = "ORR_ERROR_MALFORMED",
         [ORR_ERROR_UNSUPPORTED] = "ORR_ERROR_UNSUPPORTED",
         [ORR_ERROR_SHADER_COMPILE] = "ORR_ERROR_SHADER_COMPILE",
+        [ORR_ERROR_LIMIT_REACHED] = "ORR_ERROR_LIMIT_REACHED",
     };
     if ((unsigned)r >= ORR_RESULT_COUNT_) return "ORR_ERROR_UNKNOWN";
     return names[r];

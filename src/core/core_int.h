@@ -57,7 +57,8 @@ typedef struct orri_pool {
     uint8_t *live;
     uint32_t *free_list;
     uint32_t free_count;
-    uint16_t seed; /* first generation of every slot (see pool.c) */
+    uint16_t seed;    /* first generation of every slot (see pool.c) */
+    uint32_t retired; /* slots that used every generation: never reused */
 } orri_pool;
 
 #define ORRI_POOL_MAX_SLOTS 65535u

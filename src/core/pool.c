@@ -1,6 +1,10 @@
 /* pool.c — generational handle pool (sokol-style slot + generation ids).
  * Invariant: an id is valid iff its slot is live and its generation matches;
- * freeing bumps the generation, so a stale id never aliases a new object. */
+ * freeing bumps the generation, so a stale id never aliases a new object.
+ * Ids are 32 bits (16 of slot, 16 of generation), so a slot is retired after
+ * its 65 535th generation rather than wrapping round to reuse its first: a
+ * pool serves at least 65 535 × 65 535 (4.3 × 10^9) creations before it is
+ * full, and a stale handle never comes back to life (docs/decisions.md). */
 #include <string.h>
 
 #include "core/core_int.h"
@@ -75,8 +79,16 @@ void orri_pool_free(orri_pool *p, uint32_t id) {
     if (!orri_pool_get(p, id)) return;
     uint32_t slot = orri_pool_slot(id);
     p->live[slot] = 0;
-    uint16_t g = (uint16_t)(p->generation[slot] + 1u);
-    p->generation[slot] = g ? g : 1;
-    p->free_list[p->free_count++] = slot;
     p->count--;
+    uint16_t g = (uint16_t)(p->generation[slot] + 1u);
+    if (!g) g = 1;
+    /* The slot has had all 65 535 generations: a new one would repeat its
+     * first and revive that stale handle. It is retired instead (never
+     * reused; its last id stays stale). */
+    if (g == p->seed) {
+        p->retired++;
+        return;
+    }
+    p->generation[slot] = g;
+    p->free_list[p->free_count++] = slot;
 }

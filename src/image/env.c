@@ -13,6 +13,7 @@
  * (invertY = false when it decodes to a float cube). The size is checked
  * against the limits, and every face against its size (check_faces), before
  * the cube is allocated. */
+#include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,21 +28,28 @@ typedef struct env_layout {
     uint64_t pos[6 * ORR_IMAGE_MAX_MIPS], len[6 * ORR_IMAGE_MAX_MIPS];
 } env_layout;
 
-static bool get_number(const orri_json *j, int32_t t, double *v) {
-    if (t < 0 || j->toks[t].type != ORRI_JSON_NUMBER) return false;
-    *v = j->toks[t].number;
+/* A finite number: JSON has no infinity, and 1e500 is not a size. */
+static bool get_number(const cJSON *t, double *v) {
+    if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble)) return false;
+    *v = t->valuedouble;
     return true;
 }
 
 /* A non-negative integer that fits exactly in a double (<= 2^53). */
-static bool get_index(const orri_json *j, int32_t t, uint64_t *v) {
+static bool get_index(const cJSON *t, uint64_t *v) {
     double d;
-    if (!get_number(j, t, &d) || !(d >= 0 && d <= 9007199254740992.0) || d != floor(d)) return false;
+    if (!get_number(t, &d) || !(d >= 0 && d <= 9007199254740992.0) || d != floor(d)) return false;
     *v = (uint64_t)d;
     return true;
 }
 
-static void read_irradiance(const orri_json *j, int32_t irr, orr_env_info *info) {
+static const cJSON *member(const cJSON *obj, const char *key) {
+    return cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+static bool string_is(const cJSON *t, const char *s) { return cJSON_IsString(t) && strcmp(t->valuestring, s) == 0; }
+
+static void read_irradiance(const cJSON *irr, orr_env_info *info) {
     static const char *const poly[9] = {"x", "y", "z", "xx", "yy", "zz", "yz", "zx", "xy"};
     static const char *const harm[9] = {"l00", "l1_1", "l10", "l11", "l2_2", "l2_1", "l20", "l21", "l22"};
     for (int kind = 0; kind < 2; kind++) {
@@ -49,8 +57,9 @@ static void read_irradiance(const orri_json *j, int32_t irr, orr_env_info *info)
         double v[9][3];
         bool all = true;
         for (int k = 0; k < 9 && all; k++) {
-            int32_t arr = orri_json_member(j, irr, names[k]);
-            for (uint32_t i = 0; i < 3 && all; i++) all = get_number(j, orri_json_element(j, arr, i), &v[k][i]);
+            const cJSON *arr = member(irr, names[k]);
+            all = cJSON_IsArray(arr);
+            for (int i = 0; i < 3 && all; i++) all = get_number(cJSON_GetArrayItem(arr, i), &v[k][i]);
         }
         if (all) {
             memcpy(info->irradiance, v, sizeof v);
@@ -60,21 +69,18 @@ static void read_irradiance(const orri_json *j, int32_t irr, orr_env_info *info)
     }
 }
 
-static orr_result read_specular(orri_image_ctx *c, const orri_json *j, int32_t spec, size_t avail, env_layout *l,
-                                orr_env_info *info) {
-    if (spec < 0 || j->toks[spec].type != ORRI_JSON_OBJECT)
-        return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env has no specular cube");
-    int32_t mm = orri_json_member(j, spec, "mipmaps");
-    if (mm < 0 || j->toks[mm].type != ORRI_JSON_ARRAY)
-        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env specular.mipmaps is not an array");
-    if (j->toks[mm].children != 6 * l->mips)
-        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env has %u specular images, width %u needs %u",
-                               j->toks[mm].children, l->width, 6 * l->mips);
-    int32_t e = mm + 1; /* walk the elements in order */
-    for (uint32_t i = 0; i < 6 * l->mips; i++, e = (int32_t)j->toks[e].next) {
+static orr_result read_specular(orri_image_ctx *c, const cJSON *spec, size_t avail, env_layout *l, orr_env_info *info) {
+    if (!cJSON_IsObject(spec)) return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env has no specular cube");
+    const cJSON *mm = member(spec, "mipmaps");
+    if (!cJSON_IsArray(mm)) return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env specular.mipmaps is not an array");
+    int count = cJSON_GetArraySize(mm);
+    if (count < 0 || (uint32_t)count != 6 * l->mips)
+        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env has %d specular images, width %u needs %u", count,
+                               l->width, 6 * l->mips);
+    const cJSON *e = mm->child; /* walk the elements in order */
+    for (uint32_t i = 0; i < 6 * l->mips; i++, e = e->next) {
         uint64_t pos, len;
-        if (!get_index(j, orri_json_member(j, e, "position"), &pos) ||
-            !get_index(j, orri_json_member(j, e, "length"), &len))
+        if (!get_index(member(e, "position"), &pos) || !get_index(member(e, "length"), &len))
             return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env image %u (mip %u face %u): bad position/length", i,
                                    i / 6, i % 6);
         if (pos > avail || len > avail - pos)
@@ -85,25 +91,22 @@ static orr_result read_specular(orri_image_ctx *c, const orri_json *j, int32_t s
     }
     double scale;
     info->lod_generation_scale = 0.8; /* Babylon.js: `|| 0.8` */
-    if (get_number(j, orri_json_member(j, spec, "lodGenerationScale"), &scale) && scale != 0)
-        info->lod_generation_scale = scale;
+    if (get_number(member(spec, "lodGenerationScale"), &scale) && scale != 0) info->lod_generation_scale = scale;
     return ORR_OK;
 }
 
-static orr_result read_manifest(orri_image_ctx *c, const orri_json *j, size_t avail, env_layout *l,
-                                orr_env_info *info) {
-    if (j->toks[0].type != ORRI_JSON_OBJECT)
-        return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not an object");
+static orr_result read_manifest(orri_image_ctx *c, const cJSON *root, size_t avail, env_layout *l, orr_env_info *info) {
+    if (!cJSON_IsObject(root)) return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not an object");
     uint64_t version, width;
-    if (!get_index(j, orri_json_member(j, 0, "version"), &version))
+    if (!get_index(member(root, "version"), &version))
         return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest has no version");
     if (version != 1 && version != 2)
         return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env version %llu", (unsigned long long)version);
-    int32_t type = orri_json_member(j, 0, "imageType");
-    if (type >= 0 && !orri_json_string_is(j, type, "image/png"))
+    const cJSON *type = member(root, "imageType");
+    if (type && !string_is(type, "image/png"))
         return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env imageType %s is not supported (only image/png)",
-                               orri_json_string_is(j, type, "image/webp") ? "image/webp (WebP)" : "other than PNG");
-    if (!get_index(j, orri_json_member(j, 0, "width"), &width) || width == 0)
+                               string_is(type, "image/webp") ? "image/webp (WebP)" : "other than PNG");
+    if (!get_index(member(root, "width"), &width) || width == 0)
         return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest has no valid width");
     if (width > ORR_IMAGE_MAX_DIMENSION)
         return orri_image_fail(c, ORR_ERROR_UNSUPPORTED, ".env width %llu over the limit of %u",
@@ -114,9 +117,28 @@ static orr_result read_manifest(orri_image_ctx *c, const orri_json *j, size_t av
     l->version = info->version = (uint32_t)version;
     l->width = info->width = (uint32_t)width;
     l->mips = orri_full_mips(l->width, l->width);
-    orr_result r = read_specular(c, j, orri_json_member(j, 0, "specular"), avail, l, info);
-    if (r == ORR_OK) read_irradiance(j, orri_json_member(j, 0, "irradiance"), info);
+    orr_result r = read_specular(c, member(root, "specular"), avail, l, info);
+    if (r == ORR_OK) read_irradiance(member(root, "irradiance"), info);
     return r;
+}
+
+/* The manifest, parsed by Debian's cJSON (1.7.15: nesting limited to 1000,
+ * numbers by strtod with the locale's decimal point handled). Its
+ * allocations use cJSON's global hooks (malloc), not the engine's allocator:
+ * the hooks are process-wide, and setting them would change every other
+ * cJSON user in the program (docs/decisions.md). A syntax error names the
+ * byte of the file where it was found. */
+static orr_result parse_manifest(orri_image_ctx *c, const char *text, size_t len, cJSON **out) {
+    const char *end = NULL;
+    *out = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    if (*out) {
+        while (end < text + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) end++;
+        if (end == text + len) return ORR_OK;
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
+    size_t at = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
+    return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not valid JSON (byte %zu of the file)", at + 8);
 }
 
 /* Babylon's toLinearSpace is pow(x, 2.2), not the sRGB curve. */
@@ -177,12 +199,12 @@ orr_result orri_env_decode(orri_image_ctx *c, const uint8_t *data, size_t size, 
         return orri_image_fail(c, ORR_ERROR_MALFORMED, "not a Babylon.js .env file (magic)");
     const uint8_t *nul = memchr(data + 8, 0, size - 8);
     if (!nul) return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not NUL-terminated (truncated?)");
-    orri_json j;
-    orr_result r = orri_json_parse(c, (const char *)data + 8, (size_t)(nul - data) - 8, &j);
+    cJSON *root;
+    orr_result r = parse_manifest(c, (const char *)data + 8, (size_t)(nul - data) - 8, &root);
     if (r != ORR_OK) return r;
     env_layout l = {.payload = (size_t)(nul - data) + 1};
-    r = read_manifest(c, &j, size - l.payload, &l, &info);
-    orri_json_free(c, &j);
+    r = read_manifest(c, root, size - l.payload, &l, &info);
+    cJSON_Delete(root);
     if (r != ORR_OK) return r;
     r = orri_image_check_size(c, c->hdr_format, l.width, l.width, 6, l.mips);
     if (r == ORR_OK) r = check_faces(c, data, &l);

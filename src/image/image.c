@@ -7,10 +7,12 @@
  * a message. Every byte count is computed in uint64_t from values already
  * bounded by ORR_IMAGE_MAX_DIMENSION / MAX_MIPS / MAX_FACES, then compared
  * with max_bytes, so no product can wrap. */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "image_int.h"
 
@@ -206,6 +208,14 @@ orr_result orri_read_file(orri_image_ctx *c, const char *path, uint8_t **data, s
     *size = 0;
     FILE *f = fopen(path, "rb");
     if (!f) return orri_image_fail(c, ORR_ERROR_IO, "cannot open %s", path);
+    /* Only regular files: fopen opens a directory on Linux and seeking to its
+     * end reports 2^63 - 1 bytes (issue 16); a FIFO or device has no size. */
+    struct stat st = {0};
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        return orri_image_fail(c, ORR_ERROR_IO, "%s is not a regular file%s", path,
+                               S_ISDIR(st.st_mode) ? " (a directory)" : "");
+    }
     long len = -1;
     if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
     if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {

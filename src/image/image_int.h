@@ -90,39 +90,4 @@ static inline uint32_t orri_rd_u32le(const uint8_t *p) {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Tiny JSON (RFC 8259) parser: a flat token array, each token knowing where
- * its subtree ends, so lookups need no recursion. Depth is limited to 64. */
-typedef enum orri_json_type {
-    ORRI_JSON_NULL,
-    ORRI_JSON_BOOL,
-    ORRI_JSON_NUMBER,
-    ORRI_JSON_STRING, /* start/len: the raw bytes between the quotes */
-    ORRI_JSON_ARRAY,
-    ORRI_JSON_OBJECT, /* children alternate key (string), value */
-} orri_json_type;
-
-typedef struct orri_json_tok {
-    orri_json_type type;
-    uint32_t start, len; /* bytes of the text */
-    uint32_t children;   /* array elements, or object members × 2 */
-    uint32_t next;       /* index of the token after this subtree */
-    double number;       /* ORRI_JSON_NUMBER; 1/0 for ORRI_JSON_BOOL */
-} orri_json_tok;
-
-typedef struct orri_json {
-    const char *text;
-    orri_json_tok *toks;
-    uint32_t count, cap;
-} orri_json;
-
-/* Parses the whole text (trailing whitespace only). MALFORMED with a message
- * naming the byte offset on any syntax error. */
-orr_result orri_json_parse(orri_image_ctx *c, const char *text, size_t len, orri_json *out);
-void orri_json_free(orri_image_ctx *c, orri_json *j);
-/* Token index of object member `key` (raw, unescaped compare), or -1. */
-int32_t orri_json_member(const orri_json *j, int32_t obj, const char *key);
-/* Token index of element i of an array, or -1. */
-int32_t orri_json_element(const orri_json *j, int32_t arr, uint32_t i);
-bool orri_json_string_is(const orri_json *j, int32_t tok, const char *s);
-
 #endif

@@ -179,7 +179,12 @@ static orri_shader_material *shader_of(orr_scene *s, orr_material mat, const cha
 void orr_shader_material_set_uniform(orr_scene *s, orr_material mat, const char *name, const double *values,
                                      uint32_t count) {
     orri_shader_material *sm = shader_of(s, mat, "orr_shader_material_set_uniform");
-    if (!sm || !name || !values) return;
+    if (!sm) return;
+    if (!name || !values) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_uniform: %s is NULL; unchanged",
+                    !name ? "the name" : "values");
+        return;
+    }
     for (uint32_t i = 0; i < sm->uniform_count; i++) {
         orri_uniform_slot *u = &sm->uniforms[i];
         if (strcmp(u->name, name) != 0) continue;
@@ -197,7 +202,11 @@ void orr_shader_material_set_uniform(orr_scene *s, orr_material mat, const char 
 
 void orr_shader_material_set_texture(orr_scene *s, orr_material mat, const char *name, orr_texture texture) {
     orri_shader_material *sm = shader_of(s, mat, "orr_shader_material_set_texture");
-    if (!sm || !name) return;
+    if (!sm) return;
+    if (!name) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_texture: the name is NULL; unchanged");
+        return;
+    }
     for (uint32_t i = 0; i < sm->texture_count; i++) {
         if (strcmp(sm->texture_names[i], name) != 0) continue;
         sm->textures[i] = texture;

@@ -121,6 +121,23 @@ void orri_timing_write(orr_engine *e, VkCommandBuffer cmd, uint32_t index, VkPip
     vkCmdWriteTimestamp2(cmd, stage, e->timing_pool[slot], index);
 }
 
+/* Thin instances per mesh: each instance is a 64-byte matrix in a storage
+ * buffer read by the culling pass (one invocation each) and, whole, in one
+ * allocation, so the smallest of maxStorageBufferRange / 64,
+ * maxComputeWorkGroupCount[0] × 64 and maxMemoryAllocationSize / 64 (lavapipe:
+ * 2 097 152; the H200: 33 554 432 would be the allocation bound). Past it a
+ * mesh could never be drawn, so orr_instances_* refuse it up front. */
+static uint32_t max_instances(const orri_gpu *gpu) {
+    VkPhysicalDeviceVulkan11Properties p11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &p11};
+    vkGetPhysicalDeviceProperties2(gpu->physical, &p2);
+    uint64_t n = gpu->props.limits.maxStorageBufferRange / 64u;
+    uint64_t groups = (uint64_t)gpu->props.limits.maxComputeWorkGroupCount[0] * ORRI_CULL_GROUP;
+    if (groups < n) n = groups;
+    if (p11.maxMemoryAllocationSize && p11.maxMemoryAllocationSize / 64u < n) n = p11.maxMemoryAllocationSize / 64u;
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     *out = NULL;
@@ -150,6 +167,7 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
     };
     orri_pool_init(&e->textures, sizeof(orri_texture));
     if (r == ORR_OK) r = orri_gpu_init(&e->gpu, &e->base.ctx, &gd);
+    if (r == ORR_OK) e->base.max_instances = max_instances(&e->gpu);
     if (r == ORR_OK) r = orri_target_create(e);
     if (r == ORR_OK) r = orri_pipelines_init(e);
     if (r == ORR_OK) r = orri_textures_init(e);
@@ -193,6 +211,7 @@ orr_device_info orr_engine_device_info(const orr_engine *e) {
     info.is_cpu = e->gpu.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     info.validation = e->gpu.validation;
     info.msaa = e->msaa, info.width = e->width, info.height = e->height;
+    info.max_instances_per_mesh = e->base.max_instances;
     return info;
 }
 

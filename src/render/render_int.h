@@ -140,7 +140,9 @@ typedef struct orri_render_plugin {
     uint64_t recorded_epoch[ORRI_MAX_FRAMES];
 } orri_render_plugin;
 /* Installs `p` (copied) on the scene; returns the installed plugin or NULL. */
-orri_render_plugin *orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p);
+/* ORR_ERROR_LIMIT_REACHED when the scene has ORRI_MAX_PLUGINS already, or the
+ * error of what failed (host memory, command buffers); *out is NULL then. */
+orr_result orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p, orri_render_plugin **out);
 void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p);
 /* Starts a secondary command buffer inheriting the engine's target (for plugins). */
 orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd);

@@ -964,16 +964,16 @@ static orr_result prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
 
 /* ---- plugins --------------------------------------------------------------------------- */
 
-orri_render_plugin *orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p) {
+orr_result orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p, orri_render_plugin **out) {
+    *out = NULL;
     orri_scene_gpu *sg = NULL;
-    if (scene_gpu(e, s, &sg) != ORR_OK) return NULL;
-    if (sg->plugin_count == ORRI_MAX_PLUGINS) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_IN_USE, "scene '%s' has %d render plugins already", s->label,
-                    ORRI_MAX_PLUGINS);
-        return NULL;
-    }
+    orr_result r = scene_gpu(e, s, &sg);
+    if (r != ORR_OK) return r;
+    if (sg->plugin_count == ORRI_MAX_PLUGINS)
+        return orri_fail(&e->base.ctx, ORR_ERROR_LIMIT_REACHED, "%s: scene '%s' has %d render passes already", p->name,
+                         s->label, ORRI_MAX_PLUGINS);
     orri_render_plugin *np = orri_alloc(&e->base.ctx.allocator, sizeof *np);
-    if (!np) return NULL;
+    if (!np) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: render pass", p->name);
     *np = *p;
     VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                       .commandPool = sg->cmd_pool,
@@ -981,16 +981,17 @@ orri_render_plugin *orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orr
                                       .commandBufferCount = ORRI_STAGE_COUNT};
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
         np->recorded_epoch[i] = 0;
-        if (orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, np->cmds[i]), "plugin secondaries") !=
-            ORR_OK) {
+        r = orri_vk_check(&e->gpu, vkAllocateCommandBuffers(e->gpu.device, &ai, np->cmds[i]), "plugin secondaries");
+        if (r != ORR_OK) {
             for (uint32_t k = 0; k < i; k++)
                 vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, np->cmds[k]);
             orri_free(&e->base.ctx.allocator, np);
-            return NULL;
+            return r;
         }
     }
     sg->plugins[sg->plugin_count++] = np;
-    return np;
+    *out = np;
+    return ORR_OK;
 }
 
 void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p) {
@@ -1110,7 +1111,7 @@ static void sync_camera_mode(orr_engine *e, orr_scene *s) {
 
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     sync_camera_mode(e, s); /* before the callbacks: they see this frame's view */
-    for (uint32_t i = 0; i < s->callback_count; i++) s->callbacks[i].fn(s, s->callbacks[i].user);
+    orri_scene_run_before_render(s);
     sync_camera_mode(e, s); /* after: a callback may have installed a camera */
     orri_scene_gpu *sg = NULL;
     orr_result r = scene_gpu(e, s, &sg);

@@ -409,6 +409,7 @@ uint64_t orri_camera_version(orr_scene *s, orri_node *n) {
 orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene *dst) {
     orri_node *n = orri_node_get_kind(src, camera.id, ORRI_NODE_CAMERA, "orr_camera_move_to_scene");
     if (!n || !dst) return (orr_camera){0};
+    if (dst == src) return camera; /* already there: nothing moves, the handle and the active camera stay */
     if (n->parent) {
         orri_misuse(src->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_move_to_scene: '%s' has a parent", n->label);
         return (orr_camera){0};

@@ -23,6 +23,21 @@ static orr_light_desc resolve(const orr_light_desc *desc) {
     return d;
 }
 
+static bool finite_color(orr_color3 c) { return isfinite(c.r) && isfinite(c.g) && isfinite(c.b); }
+
+/* Every number of a light must be finite (range may be +infinity: no
+ * falloff); one NaN would reach every lit pixel. */
+static bool desc_ok(orr_scene *s, const orr_light_desc *d, const char *what) {
+    if (!d) return true;
+    if (orri_finite3(d->position) && orri_finite3(d->direction) && finite_color(d->diffuse) &&
+        finite_color(d->specular) && finite_color(d->ground_color) && isfinite(d->intensity) && !isnan(d->range) &&
+        d->range != -INFINITY && isfinite(d->angle) && isfinite(d->exponent))
+        return true;
+    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+                "%s: a position, direction, colour, intensity, range, angle or exponent is not finite", what);
+    return false;
+}
+
 orr_light orr_light_create(orr_scene *s, const orr_light_desc *desc) {
     if (!s) {
         orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_light_create: scene is NULL");
@@ -32,6 +47,7 @@ orr_light orr_light_create(orr_scene *s, const orr_light_desc *desc) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_light_create: unknown light type %d", (int)desc->type);
         return (orr_light){0};
     }
+    if (!desc_ok(s, desc, "orr_light_create")) return (orr_light){0};
     orri_node *n;
     orr_node_desc nd = {.position = desc ? desc->position : (orr_dvec3){0},
                         .label = desc && desc->label ? desc->label : "light"};
@@ -47,7 +63,7 @@ orr_node orr_light_node(orr_light light) { return (orr_node){light.id}; }
 
 void orr_light_set(orr_scene *s, orr_light light, const orr_light_desc *desc) {
     orri_node *n = orri_node_get_kind(s, light.id, ORRI_NODE_LIGHT, "orr_light_set");
-    if (!n) return;
+    if (!n || !desc_ok(s, desc, "orr_light_set")) return;
     orr_light_type type = n->u.light.desc.type;
     n->u.light.desc = resolve(desc);
     n->u.light.desc.type = type; /* the type is fixed at creation, as in Babylon.js */

@@ -1,5 +1,6 @@
 /* node.c — transform hierarchy with lazily computed, versioned world matrices.
  * World = parent world · T · R · S (Babylon.js order; scaling applies first). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +9,11 @@
 uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc *desc, orri_node **out) {
     orr_node_desc d = desc ? *desc : (orr_node_desc){0};
     if (d.parent.id && !orri_node_get(s, d.parent.id, "node create (parent)")) return 0;
+    if (!orri_finite3(d.position) || !orri_finite3(d.rotation) || !orri_finite3(d.scaling)) {
+        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "node create ('%s'): .position, .rotation or .scaling is not finite",
+                    d.label ? d.label : "node");
+        return 0;
+    }
     orri_node *n;
     uint32_t id = orri_pool_alloc(&s->nodes, &s->ctx->allocator, (void **)&n);
     if (!id) {
@@ -83,14 +89,21 @@ orr_node orr_node_get_parent(const orr_scene *s, orr_node node) {
 
 static void no_camera_hook(orri_node *n) { (void)n; }
 
-/* Camera nodes hear of moves and rotations (camera.c: a free camera's aim). */
-#define NODE_SETTER(fn, field, type, camera_hook)        \
-    void fn(orr_scene *s, orr_node node, type v) {       \
-        orri_node *n = orri_node_get(s, node.id, #fn);   \
-        if (!n) return;                                  \
-        n->field = v;                                    \
-        if (n->kind == ORRI_NODE_CAMERA) camera_hook(n); \
-        orri_node_touch(s, n);                           \
+/* Camera nodes hear of moves and rotations (camera.c: a free camera's aim).
+ * A vector that is not finite is refused (the node keeps its value): one NaN
+ * would poison the world matrices of the node and everything under it. */
+#define NODE_SETTER(fn, field, type, camera_hook)                                                                  \
+    void fn(orr_scene *s, orr_node node, type v) {                                                                 \
+        orri_node *n = orri_node_get(s, node.id, #fn);                                                             \
+        if (!n) return;                                                                                            \
+        if (!orri_finite3(v)) {                                                                                    \
+            orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, #fn ": '%s': (%g, %g, %g) is not finite; unchanged", n->label, \
+                        v.x, v.y, v.z);                                                                            \
+            return;                                                                                                \
+        }                                                                                                          \
+        n->field = v;                                                                                              \
+        if (n->kind == ORRI_NODE_CAMERA) camera_hook(n);                                                           \
+        orri_node_touch(s, n);                                                                                     \
     }
 NODE_SETTER(orr_node_set_position, position, orr_dvec3, orri_camera_node_moved)
 NODE_SETTER(orr_node_set_rotation, rotation, orr_dvec3, orri_camera_node_rotated)
@@ -99,6 +112,14 @@ NODE_SETTER(orr_node_set_scaling, scaling, orr_dvec3, no_camera_hook)
 void orr_node_set_rotation_quaternion(orr_scene *s, orr_node node, orr_dquat q) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_set_rotation_quaternion");
     if (!n) return;
+    double len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (!isfinite(len2) || !(len2 > 1e-300)) {
+        orri_misuse(
+            s->ctx, ORRI_MSG_BAD_VALUE,
+            "orr_node_set_rotation_quaternion: '%s': (%g, %g, %g, %g) is not finite or has no length; unchanged",
+            n->label, q.x, q.y, q.z, q.w);
+        return;
+    }
     n->quat = orr_dquat_normalize(q);
     n->has_quat = true;
     if (n->kind == ORRI_NODE_CAMERA) orri_camera_node_rotated(n);

@@ -84,6 +84,7 @@ bool orr_scene_add_before_render(orr_scene *s, orr_before_render_fn fn, void *us
     if (!s || !fn || s->callback_count == ORRI_MAX_CALLBACKS) return false;
     s->callbacks[s->callback_count].fn = fn;
     s->callbacks[s->callback_count].user = user;
+    s->callbacks[s->callback_count].serial = ++s->callback_serial;
     s->callback_count++;
     return true;
 }
@@ -96,6 +97,21 @@ void orr_scene_remove_before_render(orr_scene *s, orr_before_render_fn fn, void 
         s->callback_count--;
         return;
     }
+}
+
+/* One pass over the callbacks registered when it starts, in order. A
+ * callback may remove itself or any other: a removed one that has not run yet
+ * is not called, and none is skipped (the list compacts under the pass, so
+ * the pass walks a copy). One added during the pass runs from the next. */
+void orri_scene_run_before_render(orr_scene *s) {
+    uint32_t n = s->callback_count, serials[ORRI_MAX_CALLBACKS];
+    for (uint32_t i = 0; i < n; i++) serials[i] = s->callbacks[i].serial;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < s->callback_count; k++)
+            if (s->callbacks[k].serial == serials[i]) {
+                s->callbacks[k].fn(s, s->callbacks[k].user);
+                break;
+            }
 }
 
 orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what) {

@@ -12,6 +12,8 @@
 #ifndef ORRI_SCENE_INT_H
 #define ORRI_SCENE_INT_H
 
+#include <math.h>
+
 #include "core/core_int.h"
 #include "orrery/material.h"
 #include "orrery/scene.h"
@@ -137,8 +139,9 @@ struct orr_scene {
     struct {
         orr_before_render_fn fn;
         void *user;
+        uint32_t serial; /* unique per registration: a pass calls only what is still registered */
     } callbacks[ORRI_MAX_CALLBACKS];
-    uint32_t callback_count;
+    uint32_t callback_count, callback_serial;
     /* Renderer state, owned by the render module (opaque here). */
     void *render_state;
     void (*render_state_release)(orr_scene *scene);
@@ -149,10 +152,16 @@ struct orr_scene {
 struct orri_engine_base {
     orri_ctx ctx;
     orr_scene *scenes;
-    bool matrix_f32; /* ORR_MATRIX_FLOAT32: round world and view matrices */
+    bool matrix_f32;        /* ORR_MATRIX_FLOAT32: round world and view matrices */
+    uint32_t max_instances; /* thin instances per mesh the device can draw (0: no GPU, the CPU cap) */
 };
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
+
+static inline bool orri_finite3(orr_dvec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* Runs the before-render callbacks (scene.c: removal during the pass). */
+void orri_scene_run_before_render(orr_scene *s);
 
 /* Lookups with misuse reporting: NULL when the handle is null, stale, or of
  * another kind (`what` names the calling function). */

@@ -297,8 +297,13 @@ static orr_result ensure_thin(orr_scene *s, orri_node *n, uint32_t cap, orri_thi
  * 16 or more) or grown by doubling. Nothing changes on failure. */
 static orr_result fit(orr_scene *s, orri_node *n, uint32_t need, orri_thin_instances **out, const char *what) {
     orri_thin_instances *t = n->u.mesh.thin;
+    uint32_t limit = s->engine->max_instances ? s->engine->max_instances : MAX_CAPACITY;
+    if (need > limit)
+        return orri_fail(s->ctx, ORR_ERROR_LIMIT_REACHED,
+                         "%s: %u instances on mesh '%s' is past the %u per mesh that this device can draw", what, need,
+                         n->label, limit);
     uint32_t cap = next_capacity(t ? t->capacity : 0, need);
-    if (!cap) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instances is past the limit", what, need);
+    if (cap > limit) cap = limit; /* the last step stops at the limit, not the next power of two */
     if (!t) return ensure_thin(s, n, cap, out, what);
     *out = t;
     return cap > t->capacity ? grow(s, t, cap, what) : ORR_OK;

@@ -427,6 +427,166 @@ TEST(texture_files_missing_truncated_random) {
     orr_texture_destroy(engine, t);
 }
 
+/* ---- issue 16, D11-D15: misuse that used to pass silently or be misreported ------------ */
+
+static int calls[3];
+static orr_before_render_fn self_remover;
+static void cb_count(orr_scene *s, void *user) { calls[(intptr_t)user]++, (void)s; }
+static void cb_remove_self(orr_scene *s, void *user) {
+    calls[(intptr_t)user]++;
+    orr_scene_remove_before_render(s, self_remover, user);
+}
+static void cb_remove_next(orr_scene *s, void *user) {
+    calls[(intptr_t)user]++;
+    orr_scene_remove_before_render(s, cb_count, (void *)(intptr_t)2);
+}
+
+static orr_scene *small_scene(const char *label) {
+    orr_scene *s = NULL;
+    CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = label}, &s) == ORR_OK);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -5}});
+    return s;
+}
+
+/* A callback removing itself used to make the pass skip the next one (the
+ * list compacted under the loop). A removed callback that has not run yet is
+ * not called. */
+TEST(before_render_callback_removing_itself_skips_nothing) {
+    orr_scene *s = small_scene("callbacks");
+    self_remover = cb_remove_self;
+    memset(calls, 0, sizeof calls);
+    CHECK(orr_scene_add_before_render(s, cb_remove_self, (void *)0));
+    CHECK(orr_scene_add_before_render(s, cb_count, (void *)1));
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(calls[0] == 1 && calls[1] == 1); /* before the fix: calls[1] == 0 */
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(calls[0] == 1 && calls[1] == 2);
+    /* one that removes a later one: that one is not called in this pass */
+    memset(calls, 0, sizeof calls);
+    orr_scene_remove_before_render(s, cb_count, (void *)1);
+    CHECK(orr_scene_add_before_render(s, cb_remove_next, (void *)0));
+    CHECK(orr_scene_add_before_render(s, cb_count, (void *)2));
+    CHECK(orr_scene_add_before_render(s, cb_count, (void *)1));
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(calls[0] == 1 && calls[2] == 0 && calls[1] == 1);
+    CHECK(orr_engine_wait_idle(engine) == ORR_OK);
+    orr_scene_destroy(s);
+}
+
+/* Moving a camera to its own scene used to destroy it there and leave no
+ * active camera. Now nothing moves. */
+TEST(camera_moved_to_its_own_scene_stays) {
+    orr_scene *s = NULL;
+    CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_camera c = orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -5}});
+    CHECK(orr_camera_move_to_scene(s, c, s).id == c.id);
+    CHECK(orr_scene_get_active_camera(s).id == c.id && orr_node_is_valid(s, orr_camera_node(c)));
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(orr_engine_wait_idle(engine) == ORR_OK);
+    orr_scene_destroy(s);
+}
+
+/* NaN and infinities in nodes and lights used to pass and poison every
+ * matrix under them. Each is refused and leaves the value as it was. */
+TEST(non_finite_transforms_and_lights_are_refused) {
+    orr_node n = orr_node_create(scene, &(orr_node_desc){.position = {1, 2, 3}});
+    CHECK(n.id != 0);
+    MISUSE(orr_node_set_position(scene, n, (orr_dvec3){NAN, 0, 0}), "not finite");
+    MISUSE(orr_node_set_position(scene, n, (orr_dvec3){0, INFINITY, 0}), "not finite");
+    CHECK(orr_node_get_position(scene, n).x == 1 && orr_node_get_position(scene, n).y == 2);
+    MISUSE(orr_node_set_scaling(scene, n, (orr_dvec3){1, NAN, 1}), "not finite");
+    CHECK(orr_node_get_scaling(scene, n).y == 1);
+    MISUSE(orr_node_set_rotation(scene, n, (orr_dvec3){0, 0, -INFINITY}), "not finite");
+    CHECK(orr_node_get_rotation(scene, n).z == 0);
+    MISUSE(orr_node_set_rotation_quaternion(scene, n, (orr_dquat){NAN, 0, 0, 1}), "not finite");
+    MISUSE(orr_node_set_rotation_quaternion(scene, n, (orr_dquat){0, 0, 0, 0}), "no length");
+    orr_dmat4 w = orr_node_get_world_matrix(scene, n);
+    bool finite = true;
+    for (int i = 0; i < 16; i++) finite = finite && isfinite(w.m[i]);
+    CHECK(finite && w.m[12] == 1);
+    orr_node_set_rotation_quaternion(scene, n, (orr_dquat){0, 0, 0, 2}); /* control: normalised, accepted */
+    CHECK(orr_node_get_rotation_quaternion(scene, n).w == 1);
+    MISUSE(CHECK(orr_node_create(scene, &(orr_node_desc){.scaling = {NAN, 1, 1}}).id == 0), "not finite");
+    orr_node_destroy(scene, n);
+
+    MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .intensity = NAN}).id == 0),
+           "not finite");
+    MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .angle = INFINITY}).id == 0),
+           "not finite");
+    MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.diffuse = {0, NAN, 0}}).id == 0), "not finite");
+    orr_light l = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .range = INFINITY});
+    CHECK(l.id != 0); /* an infinite range is allowed: no falloff */
+    MISUSE(orr_light_set(scene, l, &(orr_light_desc){.position = {0, NAN, 0}}), "not finite");
+    MISUSE(orr_light_set(scene, l, &(orr_light_desc){.range = NAN}), "not finite");
+    CHECK(isinf(orr_light_get(scene, l).range) && orr_light_get(scene, l).intensity == 1);
+    orr_node_destroy(scene, orr_light_node(l));
+}
+
+/* A fifth environment used to fail as ORR_ERROR_OUT_OF_HOST_MEMORY. */
+TEST(environment_limit_is_a_limit_not_out_of_memory) {
+    orr_scene *s = small_scene("environments");
+    orr_environment *env[5] = {0};
+    for (int i = 0; i < 4; i++) CHECK(orr_environment_create(s, NULL, &env[i]) == ORR_OK);
+    CHECK(orr_environment_create(s, NULL, &env[4]) == ORR_ERROR_LIMIT_REACHED && env[4] == NULL);
+    CHECK(strstr(orr_engine_last_error(engine), "4 render passes") != NULL);
+    orr_environment_destroy(env[0]);
+    CHECK(orr_environment_create(s, NULL, &env[0]) == ORR_OK); /* room again */
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(orr_engine_wait_idle(engine) == ORR_OK);
+    for (int i = 0; i < 4; i++) orr_environment_destroy(env[i]);
+    orr_scene_destroy(s);
+}
+
+/* A directory used to be read as a file of 2^63 - 1 bytes. */
+TEST(texture_file_that_is_a_directory) {
+    orr_texture t = {123};
+    CHECK(orr_texture_load_file(engine, orr_test_data_path("parity"), NULL, &t) == ORR_ERROR_IO);
+    CHECK(t.id == 0 && strstr(orr_engine_last_error(engine), "not a regular file (a directory)"));
+    CHECK(!strstr(orr_engine_last_error(engine), "bytes"));
+}
+
+/* set_uniform / set_texture with NULL used to return silently. */
+TEST(shader_uniform_null_is_misuse) {
+    orr_result r;
+    orr_material m = orr_shader_material_create(
+        scene,
+        &(orr_shader_material_desc){.vertex_source = VS,
+                                    .fragment_source =
+                                        "layout(location = 0) out vec4 o;\nvoid main() { o = vec4(tint, 1.0); }\n",
+                                    .uniforms = {{"tint", ORR_UNIFORM_VEC3}}},
+        &r);
+    CHECK(r == ORR_OK && m.id != 0);
+    uint64_t v = orr_material_get_version(scene, m);
+    MISUSE(orr_shader_material_set_uniform(scene, m, "tint", NULL, 3), "values is NULL");
+    MISUSE(orr_shader_material_set_uniform(scene, m, NULL, (double[]){1, 0, 0}, 3), "the name is NULL");
+    MISUSE(orr_shader_material_set_texture(scene, m, NULL, (orr_texture){0}), "the name is NULL");
+    CHECK(orr_material_get_version(scene, m) == v);
+    orr_material_destroy(scene, m);
+}
+
+/* A mesh reserving 2^26 instances (4 GiB of matrices) used to be accepted and
+ * then make every render of its scene fail. The device's limit is now
+ * checked when instances are reserved; the limit itself renders. */
+TEST(instances_past_the_device_limit_are_refused) {
+    uint32_t max = orr_engine_device_info(engine).max_instances_per_mesh;
+    CHECK(max >= (1u << 20) && max <= (1u << 26)); /* lavapipe 2^21; 64-byte matrices in 4 GiB at most */
+    orr_scene *s = small_scene("instance limit");
+    orr_geometry g;
+    CHECK(orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g) == ORR_OK);
+    orr_mesh m = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g});
+    orr_geometry_free(&g);
+    CHECK(orr_instances_reserve(s, m, 1u << 26) == ORR_ERROR_LIMIT_REACHED);
+    CHECK(strstr(orr_engine_last_error(engine), "this device can draw") != NULL);
+    CHECK(orr_instances_reserve(s, m, max + 1) == ORR_ERROR_LIMIT_REACHED);
+    CHECK(orr_instances_get_capacity(s, m) == 0);
+    CHECK(orr_engine_render(engine, s) == ORR_OK); /* the scene still renders */
+    CHECK(orr_instances_reserve(s, m, max) == ORR_OK && orr_instances_get_capacity(s, m) == max);
+    orr_instances_set_count(s, m, 1);
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    CHECK(orr_engine_wait_idle(engine) == ORR_OK);
+    orr_scene_destroy(s);
+}
+
 int main(int argc, char **argv) {
     /* Keep the driver and layer mapped for LeakSanitizer (see test_support.c). */
     dlopen("libvulkan_lvp.so", RTLD_NOW | RTLD_NODELETE);

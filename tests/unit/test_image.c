@@ -621,6 +621,51 @@ TEST(env_bad_manifests) {
     CHECK(orr_image_load_env(&d, deep, sizeof deep, &img, NULL) == ORR_ERROR_MALFORMED);
 }
 
+/* D11: JSON numbers at the edges of double. "0e500" is zero (the hand-written
+ * parser computed 0 × 10^500 = NaN, which became the LOD scale); "1e500" is no
+ * finite number and is refused where a number is needed (position) or
+ * ignored where one is optional (lodGenerationScale, irradiance). */
+static orr_result env_patched(const asset *a, const char *from, const char *to, orr_env_info *info) {
+    size_t n;
+    uint8_t *p = replace(a, from, to, &n);
+    CHECK(p != NULL);
+    if (!p) return ORR_ERROR_INVALID_ARGUMENT;
+    orr_image_data img;
+    orr_image_load_desc d = quiet();
+    *info = (orr_env_info){0};
+    orr_result r = orr_image_load_env(&d, p, n, &img, info);
+    if (r == ORR_OK) orr_image_free(&img);
+    free(p);
+    return r;
+}
+
+TEST(env_json_numbers_at_the_edges) {
+    asset a = asset_read("bjs/environmentSpecular.env");
+    orr_env_info info;
+    const char *spec = "\"specular\":{\"mipmaps\":";
+    CHECK(env_patched(&a, spec, "\"specular\":{\"lodGenerationScale\":0.5,\"mipmaps\":", &info) == ORR_OK);
+    CHECK(info.lod_generation_scale == 0.5); /* control: the member is read */
+    CHECK(env_patched(&a, spec, "\"specular\":{\"lodGenerationScale\":0e500,\"mipmaps\":", &info) == ORR_OK);
+    CHECK(info.lod_generation_scale == 0.8);
+    CHECK(env_patched(&a, spec, "\"specular\":{\"lodGenerationScale\":-0E+500,\"mipmaps\":", &info) == ORR_OK);
+    CHECK(info.lod_generation_scale == 0.8);
+    CHECK(env_patched(&a, spec, "\"specular\":{\"lodGenerationScale\":1e500,\"mipmaps\":", &info) == ORR_OK);
+    CHECK(info.lod_generation_scale == 0.8 && isfinite(info.lod_generation_scale));
+    CHECK(env_patched(&a, "\"position\":271606", "\"position\":1e500", &info) == ORR_ERROR_MALFORMED);
+    CHECK(env_patched(&a, "\"width\":128", "\"width\":1e500", &info) == ORR_ERROR_MALFORMED);
+    CHECK(env_patched(&a, "\"width\":128", "\"width\":128e0", &info) == ORR_OK && info.width == 128);
+    CHECK(env_patched(&a, "\"width\":128", "\"width\":0.128e3", &info) == ORR_OK && info.width == 128);
+    /* an irradiance coefficient that is not finite: no irradiance, the cube still loads */
+    CHECK(env_patched(&a, "\"x\":[0.057829572928459694", "\"x\":[0.057829572928459694", &info) == ORR_OK);
+    CHECK(info.irradiance_kind != ORR_ENV_IRRADIANCE_NONE); /* control */
+    CHECK(env_patched(&a, "\"x\":[0.057829572928459694", "\"x\":[1e999", &info) == ORR_OK);
+    CHECK(info.irradiance_kind == ORR_ENV_IRRADIANCE_NONE);
+    /* a syntax error names its byte */
+    CHECK(env_patched(&a, "\"width\":128", "\"width\":12 8", &info) == ORR_ERROR_MALFORMED);
+    CHECK(strstr(err, "not valid JSON (byte "));
+    asset_free(&a);
+}
+
 TEST(png_absurd_sizes) {
     asset a = asset_read("bjs/backgroundGround.png");
     uint8_t *p = exact_copy(a.data, a.size);
@@ -930,7 +975,7 @@ static void oom_sweep(int kind, const char *rel, long min_steps) {
 TEST(out_of_memory_is_clean) {
     oom_sweep(0, "dds/backgroundSkybox.dds", 1);
     oom_sweep(1, "hdr/venice_sunset_1k.hdr", 2);    /* scanline, pixels */
-    oom_sweep(2, "bjs/environmentSpecular.env", 2); /* JSON tokens, pixels */
+    oom_sweep(2, "bjs/environmentSpecular.env", 2); /* face decodes, pixels */
     oom_sweep(3, "bjs/backgroundGround.png", 1);
 }
 

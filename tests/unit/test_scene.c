@@ -393,4 +393,29 @@ TEST(world_positions_beyond_the_range_are_refused) {
     orr_scene_destroy(s);
 }
 
+/* D13: a slot reused 65 535 times used to wrap its 16-bit generation back to
+ * the first and revive the first stale handle. Now the slot retires. */
+TEST(generations_never_revive_a_stale_handle) {
+    orr_allocator a = orri_allocator_resolve(NULL);
+    orri_pool p;
+    orri_pool_init(&p, 8);
+    void *item;
+    uint32_t first = orri_pool_alloc(&p, &a, &item);
+    REQUIRE(first != 0);
+    uint32_t id = first, revived = 0, slots_seen = 1, prev_slot = orri_pool_slot(first);
+    for (uint32_t i = 0; i < 70000; i++) {
+        orri_pool_free(&p, id);
+        id = orri_pool_alloc(&p, &a, &item);
+        if (!id) break;
+        if (orri_pool_slot(id) != prev_slot) slots_seen++, prev_slot = orri_pool_slot(id);
+        if (id == first || orri_pool_get(&p, first)) revived++;
+    }
+    CHECK(id != 0);
+    CHECK(revived == 0);
+    CHECK(slots_seen == 2 && p.retired == 1);              /* the first slot retired after its last generation */
+    CHECK(orri_pool_get(&p, id) == item);                  /* the new slot works */
+    CHECK(p.count == 1 && p.free_count == p.capacity - 2); /* one live, one retired */
+    orri_pool_deinit(&p, &a);
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
