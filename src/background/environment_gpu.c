@@ -12,6 +12,7 @@
  * root − eye, both in float64 from cells (orr_wpos_sub), so nothing depends on
  * the magnitude of the world position.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "background/background_int.h"
@@ -21,12 +22,6 @@ extern const uint32_t orri_spv_background_sky_vert[], orri_spv_background_sky_fr
 extern const uint32_t orri_spv_background_ground_vert[], orri_spv_background_ground_frag[];
 extern const size_t orri_spv_background_sky_vert_size, orri_spv_background_sky_frag_size;
 extern const size_t orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size;
-
-static orr_result module(orri_gpu *gpu, const uint32_t *code, size_t size, VkShaderModule *out) {
-    VkShaderModuleCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
-    return orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &ci, NULL, out), "background shader module");
-}
 
 typedef struct bg_pipeline_desc {
     const uint32_t *vert, *frag;
@@ -38,82 +33,26 @@ typedef struct bg_pipeline_desc {
 static orr_result pipeline(orr_environment *env, const bg_pipeline_desc *p, VkPipeline *out) {
     orr_engine *e = env->engine;
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
-    orr_result r = module(&e->gpu, p->vert, p->vert_size, &vs);
-    if (r == ORR_OK) r = module(&e->gpu, p->frag, p->frag_size, &fs);
-    /* Premultiplied: Babylon ALPHA_PREMULTIPLIED_PORTERDUFF (ONE, ONE − src.a for colour and alpha). */
-    VkPipelineColorBlendAttachmentState blend = {
-        .blendEnable = p->blend,
-        .srcColorBlendFactor = VK_BLEND_FACTOR_ONE,
-        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-        .colorBlendOp = VK_BLEND_OP_ADD,
-        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-        .alphaBlendOp = VK_BLEND_OP_ADD,
-        .colorWriteMask = 0xf,
-    };
-    VkPipelineShaderStageCreateInfo stages[] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = vs,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = fs,
-         .pName = "main"},
-    };
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkFormat color = ORRI_COLOR_FORMAT;
-    VkGraphicsPipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = &(VkPipelineRenderingCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                                                  .colorAttachmentCount = 1,
-                                                  .pColorAttachmentFormats = &color,
-                                                  .depthAttachmentFormat = ORRI_DEPTH_FORMAT},
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState =
-            &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO},
-        .pInputAssemblyState =
-            &(VkPipelineInputAssemblyStateCreateInfo){.sType =
-                                                          VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-                                                      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
-        .pViewportState =
-            &(VkPipelineViewportStateCreateInfo){
-                .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
-        /* Both seen from one side only (inside of the box; the ground's
-         * underside has fade 0): no culling, no winding dependence. */
-        .pRasterizationState = &(
-            VkPipelineRasterizationStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                                                    .polygonMode = VK_POLYGON_MODE_FILL,
-                                                    .cullMode = VK_CULL_MODE_NONE,
-                                                    .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-                                                    .lineWidth = 1.0f},
-        .pMultisampleState =
-            &(VkPipelineMultisampleStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-                                                    .rasterizationSamples =
-                                                        e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
-        .pDepthStencilState = &(
-            VkPipelineDepthStencilStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-                                                   .depthTestEnable = VK_TRUE,
-                                                   .depthWriteEnable = p->depth_write,
-                                                   .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
-        .pColorBlendState =
-            &(VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                                   .attachmentCount = 1,
-                                                   .pAttachments = &blend},
-        .pDynamicState =
-            &(VkPipelineDynamicStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                                .dynamicStateCount = 2,
-                                                .pDynamicStates = dyn},
+    orr_result r = orri_shader_module(&e->gpu, p->vert, p->vert_size, p->label, &vs);
+    if (r == ORR_OK) r = orri_shader_module(&e->gpu, p->frag, p->frag_size, p->label, &fs);
+    char label[300];
+    snprintf(label, sizeof label, "%s: %s", env->desc.label, p->label);
+    /* No vertex streams (positions from gl_VertexIndex). Both seen from one
+     * side only (inside of the box; the ground's underside has fade 0): no
+     * culling, no winding dependence. Premultiplied blending for the ground. */
+    orri_graphics_desc d = {
+        .target = orri_target_info_of(e),
+        .vert = vs,
+        .frag = fs,
         .layout = env->layout,
+        .cull = VK_CULL_MODE_NONE,
+        .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .blend = p->blend ? ORRI_BLEND_PREMULTIPLIED : ORRI_BLEND_NONE,
+        .no_depth_write = !p->depth_write,
+        .label = label,
     };
-    if (r == ORR_OK)
-        r = orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
-                          "background pipeline");
-    if (r == ORR_OK) {
-        orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s: %s", env->desc.label, p->label);
-        e->pipeline_count++;
-    }
+    if (r == ORR_OK) r = orri_graphics_pipeline(&e->gpu, &d, out);
+    if (r == ORR_OK) e->pipeline_count++;
     if (vs) vkDestroyShaderModule(e->gpu.device, vs, NULL);
     if (fs) vkDestroyShaderModule(e->gpu.device, fs, NULL);
     return r;
@@ -127,14 +66,8 @@ static orr_result layouts(orr_environment *env) {
         {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo sci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 3, .pBindings = b};
-    orr_result r = orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &env->set_layout),
-                                 "background set layout");
-    VkPipelineLayoutCreateInfo pl = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &env->set_layout};
-    if (r == ORR_OK)
-        r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &env->layout), "background layout");
+    orr_result r = orri_set_layout(gpu, b, 3, "background set layout", &env->set_layout);
+    if (r == ORR_OK) r = orri_pipeline_layout(gpu, &env->set_layout, 1, NULL, "background layout", &env->layout);
     VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, ORRI_MAX_FRAMES},
                                     {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2 * ORRI_MAX_FRAMES}};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,

@@ -246,4 +246,49 @@ orr_result orri_delete_reserve(orri_gpu *gpu);
 void orri_delete_unreserve(orri_gpu *gpu);
 void orri_delete_push_reserved(orri_gpu *gpu, const orri_delete_item *item);
 
+/* pipeline.c — the Vulkan toolkit every pass builds with: shader modules, set
+ * and pipeline layouts, compute pipelines, and one graphics-pipeline builder.
+ * Every graphics pipeline renders with dynamic rendering, has a dynamic
+ * viewport and scissor, reverse-Z depth (test GREATER_OR_EQUAL) and one
+ * colour attachment; a pass states only what differs (its shaders, vertex
+ * input, culling, winding, blending, depth writes). Each call names what it
+ * creates (debug utils). */
+orr_result orri_shader_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label, VkShaderModule *out);
+orr_result orri_set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                           const char *label, VkDescriptorSetLayout *out);
+orr_result orri_pipeline_layout(orri_gpu *gpu, const VkDescriptorSetLayout *sets, uint32_t count,
+                                const VkPushConstantRange *push, const char *label, VkPipelineLayout *out);
+/* From SPIR-V: the module lives only for the call. */
+orr_result orri_compute_pipeline(orri_gpu *gpu, VkPipelineLayout layout, const uint32_t *code, size_t size,
+                                 const char *label, VkPipeline *out);
+
+typedef enum orri_blend {
+    ORRI_BLEND_NONE,
+    ORRI_BLEND_ALPHA,         /* Babylon.js ALPHA_COMBINE: rgb src·a + dst·(1 − a), alpha src + dst */
+    ORRI_BLEND_PREMULTIPLIED, /* Babylon.js ALPHA_PREMULTIPLIED_PORTERDUFF: ONE, ONE − src.a */
+} orri_blend;
+
+/* The render target a pipeline draws into (the engine's: render_int.h). */
+typedef struct orri_target_info {
+    VkFormat color, depth;
+    VkSampleCountFlagBits samples;
+} orri_target_info;
+
+typedef struct orri_graphics_desc {
+    orri_target_info target;
+    VkShaderModule vert, frag;
+    VkPipelineLayout layout;
+    const VkVertexInputBindingDescription *bindings; /* none: vertices from gl_VertexIndex */
+    uint32_t binding_count;
+    const VkVertexInputAttributeDescription *attributes;
+    uint32_t attribute_count;
+    VkCullModeFlags cull;
+    VkFrontFace front_face;
+    bool dynamic_front_face; /* set per draw (mirrored meshes) */
+    orri_blend blend;
+    bool no_depth_write;
+    const char *label;
+} orri_graphics_desc;
+orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, VkPipeline *out);
+
 #endif

@@ -25,44 +25,11 @@ extern const uint32_t orri_spv_cull_comp[], orri_spv_cull_planet_comp[], orri_sp
 extern const size_t orri_spv_scatter_comp_size;
 extern const size_t orri_spv_cull_comp_size, orri_spv_cull_planet_comp_size;
 
-static orr_result make_module(orri_gpu *gpu, const uint32_t *code, size_t size, const char *label,
-                              VkShaderModule *out) {
-    VkShaderModuleCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = size, .pCode = code};
-    orr_result r = orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &ci, NULL, out), "vkCreateShaderModule");
-    if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)*out, "%s", label);
-    return r;
-}
-
-static orr_result set_layout(orri_gpu *gpu, const VkDescriptorSetLayoutBinding *b, uint32_t n, const char *label,
-                             VkDescriptorSetLayout *out) {
-    VkDescriptorSetLayoutCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = b};
-    orr_result r =
-        orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &ci, NULL, out), "descriptor set layout");
-    if (r == ORR_OK) orri_gpu_name(gpu, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)*out, "%s", label);
-    return r;
-}
-
+/* A compute pipeline of the engine (counted in pipeline_count). */
 static orr_result compute_pipeline(orr_engine *e, VkPipelineLayout layout, const uint32_t *code, size_t size,
                                    const char *label, VkPipeline *out) {
-    VkShaderModule mod = VK_NULL_HANDLE;
-    orr_result r = make_module(&e->gpu, code, size, label, &mod);
-    if (r == ORR_OK) {
-        VkComputePipelineCreateInfo ci = {
-            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = mod,
-                      .pName = "main"},
-            .layout = layout,
-        };
-        r = orri_vk_check(&e->gpu, vkCreateComputePipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
-                          "compute pipeline");
-        if (r == ORR_OK) orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s", label);
-        if (r == ORR_OK) e->pipeline_count++;
-    }
-    if (mod) vkDestroyShaderModule(e->gpu.device, mod, NULL);
+    orr_result r = orri_compute_pipeline(&e->gpu, layout, code, size, label, out);
+    if (r == ORR_OK) e->pipeline_count++;
     return r;
 }
 
@@ -74,12 +41,9 @@ static orr_result cull_pipeline(orr_engine *e) {
         b[i] = (VkDescriptorSetLayoutBinding){
             i, i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
             VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    orr_result r = set_layout(gpu, b, 9, "cull set layout", &e->cull_set_layout);
+    orr_result r = orri_set_layout(gpu, b, 9, "cull set layout", &e->cull_set_layout);
     if (r != ORR_OK) return r;
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                     .setLayoutCount = 1,
-                                     .pSetLayouts = &e->cull_set_layout};
-    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->cull_layout), "cull pipeline layout");
+    r = orri_pipeline_layout(gpu, &e->cull_set_layout, 1, NULL, "cull pipeline layout", &e->cull_layout);
     if (r == ORR_OK)
         r = compute_pipeline(e, e->cull_layout, orri_spv_cull_comp, orri_spv_cull_comp_size, "thin-instance culling",
                              &e->cull_pipeline);
@@ -97,14 +61,10 @@ static orr_result scatter_pipeline(orr_engine *e) {
     for (uint32_t i = 0; i < 3; i++)
         b[i] =
             (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    orr_result r = set_layout(gpu, b, 3, "scatter set layout", &e->scatter_set_layout);
+    orr_result r = orri_set_layout(gpu, b, 3, "scatter set layout", &e->scatter_set_layout);
     if (r != ORR_OK) return r;
-    VkPipelineLayoutCreateInfo pl = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                     .setLayoutCount = 1,
-                                     .pSetLayouts = &e->scatter_set_layout,
-                                     .pushConstantRangeCount = 1,
-                                     .pPushConstantRanges = &(VkPushConstantRange){VK_SHADER_STAGE_COMPUTE_BIT, 0, 16}};
-    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->scatter_layout), "scatter layout");
+    r = orri_pipeline_layout(gpu, &e->scatter_set_layout, 1, &(VkPushConstantRange){VK_SHADER_STAGE_COMPUTE_BIT, 0, 16},
+                             "scatter layout", &e->scatter_layout);
     if (r == ORR_OK)
         r = compute_pipeline(e, e->scatter_layout, orri_spv_scatter_comp, orri_spv_scatter_comp_size,
                              "instance row scatter", &e->scatter_pipeline);
@@ -128,29 +88,22 @@ orr_result orri_pipelines_init(orr_engine *e) {
     VkDescriptorSetLayoutBinding tex_b[] = {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     VkDescriptorSetLayoutBinding sys_b[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL}};
-    orr_result r = set_layout(gpu, scene_b, 2, "scene set layout", &e->scene_set_layout);
-    if (r == ORR_OK) r = set_layout(gpu, tex_b, 1, "texture set layout", &e->texture_set_layout);
-    if (r == ORR_OK) r = set_layout(gpu, sys_b, 1, "shader system set layout", &e->sys_set_layout);
+    orr_result r = orri_set_layout(gpu, scene_b, 2, "scene set layout", &e->scene_set_layout);
+    if (r == ORR_OK) r = orri_set_layout(gpu, tex_b, 1, "texture set layout", &e->texture_set_layout);
+    if (r == ORR_OK) r = orri_set_layout(gpu, sys_b, 1, "shader system set layout", &e->sys_set_layout);
     if (r != ORR_OK) return r;
     VkDescriptorSetLayout sets[] = {e->scene_set_layout, e->texture_set_layout};
-    VkPipelineLayoutCreateInfo pl = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 2,
-        .pSetLayouts = sets,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &(VkPushConstantRange){vf, 0, sizeof(uint32_t)},
-    };
-    r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &e->std_layout), "pipeline layout");
+    r = orri_pipeline_layout(gpu, sets, 2, &(VkPushConstantRange){vf, 0, sizeof(uint32_t)}, "standard pipeline layout",
+                             &e->std_layout);
     if (r != ORR_OK) return r;
-    orri_gpu_name(gpu, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)e->std_layout, "standard pipeline layout");
-    r = make_module(gpu, orri_spv_standard_vert, orri_spv_standard_vert_size, "standard.vert", &e->std_vert);
+    r = orri_shader_module(gpu, orri_spv_standard_vert, orri_spv_standard_vert_size, "standard.vert", &e->std_vert);
     if (r == ORR_OK)
-        r = make_module(gpu, orri_spv_standard_frag, orri_spv_standard_frag_size, "standard.frag", &e->std_frag);
+        r = orri_shader_module(gpu, orri_spv_standard_frag, orri_spv_standard_frag_size, "standard.frag", &e->std_frag);
     if (r == ORR_OK)
-        r = make_module(gpu, orri_spv_standard_instanced_vert, orri_spv_standard_instanced_vert_size,
-                        "standard_instanced.vert", &e->std_inst_vert);
+        r = orri_shader_module(gpu, orri_spv_standard_instanced_vert, orri_spv_standard_instanced_vert_size,
+                               "standard_instanced.vert", &e->std_inst_vert);
 #define LEAN(name, field) \
-    if (r == ORR_OK) r = make_module(gpu, orri_spv_##name, orri_spv_##name##_size, #name, &e->field)
+    if (r == ORR_OK) r = orri_shader_module(gpu, orri_spv_##name, orri_spv_##name##_size, #name, &e->field)
     LEAN(standard_lean_vert, std_lean_vert);
     LEAN(standard_lean_frag, std_lean_frag);
     LEAN(standard_lean_instanced_vert, std_lean_inst_vert);
@@ -199,23 +152,15 @@ typedef struct pipeline_desc {
     const char *label;
 } pipeline_desc;
 
+/* The standard vertex streams: position, normal, uv, colour per vertex;
+ * world matrix and colour per instance. */
 static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeline *out) {
-    VkPipelineShaderStageCreateInfo stages[] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = p->vert,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = p->frag,
-         .pName = "main"},
-    };
-    VkVertexInputBindingDescription bindings[] = {
+    static const VkVertexInputBindingDescription bindings[] = {
         {0, 12, VK_VERTEX_INPUT_RATE_VERTEX},   {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
         {2, 8, VK_VERTEX_INPUT_RATE_VERTEX},    {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
         {4, 64, VK_VERTEX_INPUT_RATE_INSTANCE}, {5, 16, VK_VERTEX_INPUT_RATE_INSTANCE},
     };
-    const VkVertexInputAttributeDescription all[] = {
+    static const VkVertexInputAttributeDescription all[] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
         {2, 2, VK_FORMAT_R32G32_SFLOAT, 0},        {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
         {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {5, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
@@ -231,77 +176,23 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         if (p->no_instance_color && i == 8) continue;
         attrs[nattrs++] = all[i];
     }
-    VkPipelineColorBlendAttachmentState blend = {
-        .blendEnable = p->blend,
-        /* Babylon.js ALPHA_COMBINE: rgb = src·a + dst·(1 − a), alpha = src + dst·(1 − a)... */
-        .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
-        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-        .colorBlendOp = VK_BLEND_OP_ADD,
-        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-        .alphaBlendOp = VK_BLEND_OP_ADD,
-        .colorWriteMask = 0xf,
-    };
-    /* Front face is dynamic (core 1.3): mirrored meshes flip it per draw. */
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_FRONT_FACE};
-    VkFormat color_format = ORRI_COLOR_FORMAT;
-    VkGraphicsPipelineCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext =
-            &(VkPipelineRenderingCreateInfo){
-                .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-                .colorAttachmentCount = 1,
-                .pColorAttachmentFormats = &color_format,
-                .depthAttachmentFormat = ORRI_DEPTH_FORMAT,
-            },
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState =
-            &(VkPipelineVertexInputStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-                                                    .vertexBindingDescriptionCount = p->instanced ? 6 : 4,
-                                                    .pVertexBindingDescriptions = bindings,
-                                                    .vertexAttributeDescriptionCount = nattrs,
-                                                    .pVertexAttributeDescriptions = attrs},
-        .pInputAssemblyState =
-            &(VkPipelineInputAssemblyStateCreateInfo){.sType =
-                                                          VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-                                                      .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST},
-        .pViewportState =
-            &(VkPipelineViewportStateCreateInfo){
-                .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1},
-        .pRasterizationState =
-            &(VkPipelineRasterizationStateCreateInfo){
-                .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-                .polygonMode = VK_POLYGON_MODE_FILL,
-                .cullMode = p->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
-                .frontFace = orri_front_face(false), /* dynamic; see orri_front_face */
-                .lineWidth = 1.0f},
-        .pMultisampleState =
-            &(VkPipelineMultisampleStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-                                                    .rasterizationSamples =
-                                                        e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT},
-        .pDepthStencilState = &(
-            VkPipelineDepthStencilStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-                                                   .depthTestEnable = VK_TRUE,
-                                                   .depthWriteEnable = VK_TRUE,
-                                                   .depthCompareOp = VK_COMPARE_OP_GREATER_OR_EQUAL},
-        .pColorBlendState =
-            &(VkPipelineColorBlendStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-                                                   .attachmentCount = 1,
-                                                   .pAttachments = &blend},
-        .pDynamicState =
-            &(VkPipelineDynamicStateCreateInfo){.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                                .dynamicStateCount = 3,
-                                                .pDynamicStates = dyn},
+    orri_graphics_desc d = {
+        .target = orri_target_info_of(e),
+        .vert = p->vert,
+        .frag = p->frag,
         .layout = p->layout,
+        .bindings = bindings,
+        .binding_count = p->instanced ? 6 : 4,
+        .attributes = attrs,
+        .attribute_count = nattrs,
+        .cull = p->cull ? VK_CULL_MODE_BACK_BIT : VK_CULL_MODE_NONE,
+        .front_face = orri_front_face(false), /* dynamic: mirrored meshes flip it per draw */
+        .dynamic_front_face = true,
+        .blend = p->blend ? ORRI_BLEND_ALPHA : ORRI_BLEND_NONE,
+        .label = p->label,
     };
-    orr_result r =
-        orri_vk_check(&e->gpu, vkCreateGraphicsPipelines(e->gpu.device, e->gpu.pipeline_cache, 1, &ci, NULL, out),
-                      "vkCreateGraphicsPipelines");
-    if (r == ORR_OK) {
-        orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_PIPELINE, (uint64_t)*out, "%s", p->label);
-        e->pipeline_count++;
-    }
+    orr_result r = orri_graphics_pipeline(&e->gpu, &d, out);
+    if (r == ORR_OK) e->pipeline_count++;
     return r;
 }
 
@@ -369,13 +260,10 @@ static orr_result shader_layouts(orr_engine *e, const orri_shader_material *sm, 
     b[0] = (VkDescriptorSetLayoutBinding){0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL};
     for (uint32_t i = 0; i < sm->texture_count; i++)
         b[1 + i] = (VkDescriptorSetLayoutBinding){1 + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vf, NULL};
-    orr_result r = set_layout(&e->gpu, b, 1 + sm->texture_count, "shader user set layout", &g->user_layout);
+    orr_result r = orri_set_layout(&e->gpu, b, 1 + sm->texture_count, "shader user set layout", &g->user_layout);
     if (r != ORR_OK) return r;
     VkDescriptorSetLayout sets[] = {e->sys_set_layout, g->user_layout};
-    VkPipelineLayoutCreateInfo pl = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 2, .pSetLayouts = sets};
-    return orri_vk_check(&e->gpu, vkCreatePipelineLayout(e->gpu.device, &pl, NULL, &g->layout),
-                         "shader pipeline layout");
+    return orri_pipeline_layout(&e->gpu, sets, 2, NULL, "shader pipeline layout", &g->layout);
 }
 
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
@@ -388,15 +276,15 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     const orri_shader_material *sm = m->shader;
     orr_result r = shader_layouts(e, sm, g);
     VkShaderModule vert = VK_NULL_HANDLE, frag = VK_NULL_HANDLE, ivert = VK_NULL_HANDLE;
-    if (r == ORR_OK) r = make_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
-    if (r == ORR_OK) r = make_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
+    if (r == ORR_OK) r = orri_shader_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
+    if (r == ORR_OK) r = orri_shader_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
         pipeline_desc p = {vert,  frag,  g->layout, !sm->no_back_face_culling, sm->alpha_blend, false,
                            false, false, m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
     if (r == ORR_OK && sm->inst_vert_spv) {
-        r = make_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
+        r = orri_shader_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
         pipeline_desc p = {
             ivert, frag,    g->layout, !sm->no_back_face_culling, sm->alpha_blend, true, sm->ignore_instance_colors,
             false, m->label};

@@ -240,6 +240,12 @@ void orri_pipelines_deinit(orr_engine *e);
 orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, bool no_icolor,
                              VkPipeline *out);
 VkFrontFace orri_front_face(bool mirrored);
+/* The engine's render target, for orri_graphics_desc.target: every pass
+ * draws into it (colour, reverse-Z depth, the engine's MSAA). */
+static inline orri_target_info orri_target_info_of(const orr_engine *e) {
+    return (orri_target_info){ORRI_COLOR_FORMAT, ORRI_DEPTH_FORMAT,
+                              e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT};
+}
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
                                 orri_shader_gpu **out);
 void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);

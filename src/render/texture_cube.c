@@ -360,32 +360,11 @@ static orr_result job_init(orr_engine *e, equirect_job *j) {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo sci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 2, .pBindings = b};
-    orr_result r =
-        orri_vk_check(gpu, vkCreateDescriptorSetLayout(gpu->device, &sci, NULL, &j->set_layout), "equirect layout");
-    VkPipelineLayoutCreateInfo pl = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &j->set_layout};
+    orr_result r = orri_set_layout(gpu, b, 2, "equirect layout", &j->set_layout);
+    if (r == ORR_OK) r = orri_pipeline_layout(gpu, &j->set_layout, 1, NULL, "equirect pipeline layout", &j->layout);
     if (r == ORR_OK)
-        r = orri_vk_check(gpu, vkCreatePipelineLayout(gpu->device, &pl, NULL, &j->layout), "equirect pipeline layout");
-    VkShaderModule mod = VK_NULL_HANDLE;
-    VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                   .codeSize = orri_spv_background_equirect_comp_size,
-                                   .pCode = orri_spv_background_equirect_comp};
-    if (r == ORR_OK) r = orri_vk_check(gpu, vkCreateShaderModule(gpu->device, &mi, NULL, &mod), "equirect module");
-    if (r == ORR_OK) {
-        VkComputePipelineCreateInfo ci = {
-            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-            .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                      .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                      .module = mod,
-                      .pName = "main"},
-            .layout = j->layout,
-        };
-        r = orri_vk_check(gpu, vkCreateComputePipelines(gpu->device, gpu->pipeline_cache, 1, &ci, NULL, &j->pipeline),
-                          "equirect pipeline");
-    }
-    if (mod) vkDestroyShaderModule(gpu->device, mod, NULL);
+        r = orri_compute_pipeline(gpu, j->layout, orri_spv_background_equirect_comp,
+                                  orri_spv_background_equirect_comp_size, "equirect to cube", &j->pipeline);
     VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
                                     {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
     VkDescriptorPoolCreateInfo dpi = {
