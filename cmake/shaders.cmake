@@ -3,7 +3,6 @@
 # and `orri_spv_<name>_<stage>_size` (bytes) in a generated source file.
 file(GLOB ORR_SHADER_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/shaders/*.vert ${PROJECT_SOURCE_DIR}/shaders/*.frag ${PROJECT_SOURCE_DIR}/shaders/*.comp)
-file(GLOB ORR_SHADER_INCLUDES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.glsl ${PROJECT_SOURCE_DIR}/include/orrery/*.h)
 set(ORR_SPV_DIR ${PROJECT_BINARY_DIR}/spv)
 file(MAKE_DIRECTORY ${ORR_SPV_DIR})
 set(ORR_SPV_C ${ORR_SPV_DIR}/spirv_embedded.c)
@@ -15,9 +14,14 @@ foreach(src ${ORR_SHADER_SOURCES})
   get_filename_component(fname ${src} NAME)
   string(REPLACE "." "_" sym ${fname})
   set(out ${ORR_SPV_DIR}/${fname}.inc)
+  # glslc writes the files each shader really includes (shaders/*.glsl, the
+  # shared CPU/GPU layouts in src/render/gpu_types*.h) to a depfile, so
+  # editing any of them rebuilds exactly the shaders that read it.
   add_custom_command(OUTPUT ${out}
-    COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -I ${PROJECT_SOURCE_DIR}/shaders -I ${PROJECT_SOURCE_DIR}/src/render -o ${out} ${src}
-    DEPENDS ${src} ${ORR_SHADER_INCLUDES}
+    COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -I ${PROJECT_SOURCE_DIR}/shaders -I ${PROJECT_SOURCE_DIR}/src/render
+            -MD -MF ${out}.d -MT ${out} -o ${out} ${src}
+    DEPENDS ${src}
+    DEPFILE ${out}.d
     COMMENT "glslc ${fname}")
   list(APPEND ORR_SPV_INCS ${out})
   string(APPEND ORR_SPV_BODY "const uint32_t orri_spv_${sym}[] =\n#include \"${fname}.inc\"\n;\nconst size_t orri_spv_${sym}_size = sizeof(orri_spv_${sym});\n")
@@ -39,8 +43,10 @@ foreach(src ${ORR_SHADER_SOURCES})
     set(rh_name ${fname}.rh)
     set(out_rh ${ORR_SPV_DIR}/${rh_name}.inc)
     add_custom_command(OUTPUT ${out_rh}
-      COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -DORR_RIGHT_HANDED=1 -I ${PROJECT_SOURCE_DIR}/shaders -I ${PROJECT_SOURCE_DIR}/src/render -o ${out_rh} ${src}
-      DEPENDS ${src} ${ORR_SHADER_INCLUDES}
+      COMMAND ${GLSLC} --target-env=vulkan1.3 -O -mfmt=c -DORR_RIGHT_HANDED=1 -I ${PROJECT_SOURCE_DIR}/shaders
+              -I ${PROJECT_SOURCE_DIR}/src/render -MD -MF ${out_rh}.d -MT ${out_rh} -o ${out_rh} ${src}
+      DEPENDS ${src}
+      DEPFILE ${out_rh}.d
       COMMENT "glslc ${fname} (right-handed)")
     list(APPEND ORR_SPV_INCS_RH ${out_rh})
   else()
