@@ -20,7 +20,7 @@ orr_vec4f orri_pack_color(orr_color3 c, double a) { return orr_dvec4_to_f32((orr
 
 /* Shader-material system uniforms (float64, before packing): world, view,
  * projection, viewProjection, worldView, worldViewProjection, all from one
- * float64 world and the frame's view (renderer.c pack_system). Right-handed
+ * float64 world and the frame's view (update.c pack_system). Right-handed
  * (seeds/001): user shaders get Babylon.js's right-handed matrices, V_RH =
  * Sz·V (third row negated) and P_RH = P·Sz (third column negated), so view,
  * projection and worldView change while viewProjection and

@@ -1,6 +1,6 @@
 /* render_int.h — the engine and the per-scene GPU state.
  *
- * Frame flow (orr_engine_render, renderer.c):
+ * Frame flow (orr_engine_render; one file per stage, renderer_int.h):
  *   1. before-render callbacks, active camera resolved;
  *   2. structure key of the scene (visible meshes × materials × pipelines):
  *      when it changed, the draw list is rebuilt and the visibility epoch bumps;
@@ -271,7 +271,7 @@ orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
 orr_result orri_texture_make_set(orr_engine *e, orri_texture *t);
 /* Destroys a texture's set, sampler and image (not its pool entry). */
 void orri_texture_release(orr_engine *e, orri_texture *t);
-/* renderer.c */
+/* renderer.c, scene_gpu.c */
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd);
 void orri_scene_gpu_release(orr_scene *s);
 /* pack.c: the named float64 → float32 packers (DESIGN.md §2). */

@@ -1,0 +1,158 @@
+/* cull.c — thin instances on the GPU: instance uploads and the culling pass,
+ * recorded into the primary before rendering.
+ *
+ * Invariant: a slot's buffers and descriptor sets are written only after the
+ * slot's fence signalled (orri_frame_begin), so nothing in flight reads them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orrery/double_single.h"
+#include "render/renderer_int.h"
+
+/* ---- thin instances: uploads and the culling pass (primary, before rendering) ---- */
+
+static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, orri_thin_gpu *g) {
+    if (!g->cull[slot].set) {
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = sg->desc_pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &e->cull_set_layout};
+        orr_result r =
+            orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
+        if (r != ORR_OK) return r;
+        g->cull[slot].set_pool = sg->desc_pool;
+    }
+    VkBuffer pos = g->positions.buffer ? g->positions.buffer : g->matrices.buffer; /* unused without positions */
+    if (g->cull[slot].set_args == sl->indirect.buffer && g->cull[slot].set_params == sl->cull_params.buffer &&
+        g->cull[slot].set_in == g->matrices.buffer && g->cull[slot].set_pos == pos)
+        return ORR_OK;
+    VkDescriptorBufferInfo b[9] = {
+        {sl->cull_params.buffer, 0, sizeof(orri_gpu_cull)},
+        {g->matrices.buffer, 0, VK_WHOLE_SIZE},
+        {g->colors.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].matrices.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].colors.buffer, 0, VK_WHOLE_SIZE},
+        {sl->indirect.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].far_matrices.buffer, 0, VK_WHOLE_SIZE},
+        {g->cull[slot].far_colors.buffer, 0, VK_WHOLE_SIZE},
+        {pos, 0, VK_WHOLE_SIZE},
+    };
+    VkWriteDescriptorSet w[9];
+    for (uint32_t k = 0; k < 9; k++)
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = g->cull[slot].set,
+                                      .dstBinding = k,
+                                      .descriptorCount = 1,
+                                      .descriptorType = k == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+                                                               : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &b[k]};
+    vkUpdateDescriptorSets(e->gpu.device, 9, w, 0, NULL);
+    g->cull[slot].set_pos = pos;
+    g->cull[slot].set_args = sl->indirect.buffer, g->cull[slot].set_params = sl->cull_params.buffer;
+    g->cull[slot].set_in = g->matrices.buffer;
+    return ORR_OK;
+}
+
+static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv,
+                              uint32_t i) {
+    orri_draw *d = &sg->draws[i];
+    orri_node *n = orri_pool_get(&s->nodes, d->node);
+    orri_gpu_cull *c = (orri_gpu_cull *)((uint8_t *)sl->cull_params.mapped + (size_t)i * ORRI_CULL_STRIDE);
+    /* The mesh world exactly as uploaded for this draw: the same frame as the planes. */
+    c->mesh_world = d->shader ? *(const orr_mat4f *)((const uint8_t *)sl->sys.mapped + (size_t)i * ORRI_SHADER_STRIDE)
+                              : ((const orri_gpu_object *)sl->objects.mapped)[i].world;
+    for (int p = 0; p < 6; p++) {
+        const orr_dplane *pl = &fv->frustum.planes[p];
+        c->planes[p] = orr_dvec4_to_f32((orr_dvec4){pl->n.x, pl->n.y, pl->n.z, pl->d});
+    }
+    orr_dsphere ls = n->u.mesh.local_sphere;
+    c->sphere = orr_dvec4_to_f32((orr_dvec4){ls.center.x, ls.center.y, ls.center.z, ls.radius});
+    c->eye = orri_pack_position(fv->eye, 1);
+    if (d->planet) {
+        /* Mesh rotation/scale in float32; mesh translation − eye in float64
+         * (cells first), handed over as double-single. */
+        const orr_dmat4 *w = orri_node_world(s, n, NULL);
+        orr_dmat4 rs = *w;
+        rs.m[12] = rs.m[13] = rs.m[14] = 0;
+        c->mesh_world = orr_dmat4_to_f32(rs);
+        orr_dvec3 off = orri_upload_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n));
+        orr_ds ox = orr_ds_split(off.x), oy = orr_ds_split(off.y), oz = orr_ds_split(off.z);
+        c->offset_hi = (orr_vec4f){ox.hi, oy.hi, oz.hi, 0};
+        c->offset_lo = (orr_vec4f){ox.lo, oy.lo, oz.lo, 0};
+    }
+    orri_thin_instances *t = orri_thin_of(n);
+    bool paired = d->lod_to >= 0;
+    c->lod = orr_dvec4_to_f32((orr_dvec4){t->lod_distance, t->lod_band, paired ? 1 : 0, 0});
+    /* instanceCount is the 2nd uint of a draw's arguments */
+    c->info = (orri_uvec4){t->count, i * 5 + 1, paired ? (uint32_t)d->lod_to * 5 + 1 : 0, 0};
+}
+
+orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                               const orri_view *fv, VkCommandBuffer cmd) {
+    const VkPipelineStageFlags2 readers =
+        VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    bool barrier = false;
+    uint32_t culled = 0;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (!d->thin) continue;
+        orri_thin_instances *t = orri_thin_of(orri_pool_get(&s->nodes, d->node));
+        if (d->culled) culled++;
+        bool positions_stale = t->positions && d->thin->uploaded_positions != t->position_version;
+        if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale)
+            continue;
+        if (!barrier) /* earlier frames may still read the stable buffers */
+            orri_memory_barrier(cmd, readers, 0, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                0),
+                barrier = true;
+        uint64_t bytes = 0;
+        orr_result r = orri_thin_gpu_upload(e, d->thin, t, cmd, &bytes);
+        if (r != ORR_OK) return r;
+        e->stats.bytes_uploaded_instances += bytes;
+    }
+    if (barrier)
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, readers,
+                            VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (!culled) return ORR_OK;
+    /* Culling: reset each instance count, then one thread per instance. */
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (!d->culled) continue;
+        bool replaced;
+        orr_result r = orri_thin_gpu_cull_prepare(e, d->thin, NULL, sl, slot, &replaced);
+        if (r == ORR_OK) r = cull_set(e, sg, sl, slot, d->thin);
+        if (r != ORR_OK) return r;
+        if (replaced) sl->recorded_epoch = 0;
+        write_cull_params(e, sg, s, sl, fv, i);
+        vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
+        if (d->lod_to >= 0)
+            vkCmdFillBuffer(cmd, sl->indirect.buffer,
+                            (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
+    }
+    orri_memory_barrier(cmd,
+                        VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+                            VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    orri_cmd_label_begin(&e->gpu, cmd, "thin-instance culling");
+    VkPipeline bound = VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (!d->culled) continue;
+        VkPipeline want = d->planet ? e->cull_planet_pipeline : e->cull_pipeline;
+        if (want != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, want), bound = want;
+        orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_pool_get(&s->nodes, d->node)), sl, slot, i, cmd);
+    }
+    orri_cmd_label_end(&e->gpu, cmd);
+    /* HOST: the instance counts are read back once the frame's fence signals
+     * (collect_visible); a fence alone makes device writes available, not visible. */
+    orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT |
+                            VK_PIPELINE_STAGE_2_HOST_BIT,
+                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT |
+                            VK_ACCESS_2_HOST_READ_BIT);
+    return ORR_OK;
+}

@@ -1,0 +1,234 @@
+/* draw_list.c — the structure key (what draws exist and how) and the draw list
+ * rebuilt when it changes: mesh uploads batched, pipelines picked, LOD pairs
+ * linked.
+ *
+ * Invariant: a slot's buffers and descriptor sets are written only after the
+ * slot's fence signalled (orri_frame_begin), so nothing in flight reads them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orrery/double_single.h"
+#include "render/renderer_int.h"
+
+/* ---- structure: draw list ---------------------------------------------------- */
+
+static orri_material *material_of(orr_scene *s, orri_node *n) {
+    orri_material *m = orri_pool_get(&s->materials, n->u.mesh.material);
+    return m ? m : orri_pool_get(&s->materials, orri_scene_default_material(s));
+}
+
+uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
+    orri_scene_default_material(s); /* may allocate: before taking pointers */
+    uint64_t h = orri_mix(0, s->nodes.capacity);
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
+        orri_material *m = material_of(s, n);
+        h = orri_mix(h, orri_pool_id_at(&s->nodes, i));
+        h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
+        h = orri_mix(h, (uint64_t)(uintptr_t)m);
+        h = orri_mix(h, m->structure_version);
+        uint32_t tex = m->kind == ORRI_MATERIAL_STANDARD ? m->standard.diffuse_texture.id : 0;
+        h = orri_mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
+        orri_thin_instances *t = orri_thin_of(n);
+        if (t) /* growth, pairing, planetary positions */
+            h = orri_mix(orri_mix(orri_mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),
+                         t->lod_version);
+    }
+    return h;
+}
+
+static bool grow_array(const orr_allocator *a, void **arr, uint32_t *cap, uint32_t need, size_t elem) {
+    if (*cap >= need) return true;
+    uint32_t n = *cap ? *cap : 16;
+    while (n < need) n *= 2;
+    void *p = orri_realloc(a, *arr, (size_t)n * elem);
+    if (!p) return false;
+    memset((uint8_t *)p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+    *arr = p, *cap = n;
+    return true;
+}
+
+static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id, const orr_geometry *geo) {
+    orri_gpu *gpu = &e->gpu;
+    uint32_t v = geo->vertex_count;
+    const void *data[4] = {geo->positions, geo->normals, geo->uvs, geo->colors};
+    const size_t stride[4] = {12, 12, 8, 16};
+    orr_result r = ORR_OK;
+    float *fill = NULL;
+    for (int i = 0; r == ORR_OK && i < 4; i++) {
+        size_t size = stride[i] * v;
+        r = orri_buffer_create(gpu, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               ORRI_MEM_DEVICE, "mesh vertices", &g->streams[i]);
+        if (r != ORR_OK) break;
+        const void *src = data[i];
+        if (!src) { /* absent stream: zero normals/uvs, white colours */
+            fill = orri_alloc(&e->base.ctx.allocator, size);
+            if (!fill) {
+                r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
+                break;
+            }
+            if (i == 3)
+                for (size_t k = 0; k < (size_t)v * 4; k++) fill[k] = 1.0f;
+            src = fill;
+        }
+        r = orri_buffer_upload(gpu, e->upload_cmd, &g->streams[i], 0, src, size);
+        orri_free(&e->base.ctx.allocator, fill);
+        fill = NULL;
+    }
+    bool small = v <= 65536;
+    g->index_type = small ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
+    g->index_count = geo->index_count;
+    size_t isize = (size_t)geo->index_count * (small ? 2 : 4);
+    if (r == ORR_OK)
+        r = orri_buffer_create(gpu, isize, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               ORRI_MEM_DEVICE, "mesh indices", &g->indices);
+    if (r == ORR_OK && small) {
+        uint16_t *idx16 = orri_alloc(&e->base.ctx.allocator, isize);
+        if (!idx16) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
+        for (uint32_t k = 0; idx16 && k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
+        if (idx16) r = orri_buffer_upload(gpu, e->upload_cmd, &g->indices, 0, idx16, isize);
+        orri_free(&e->base.ctx.allocator, idx16);
+    } else if (r == ORR_OK) {
+        r = orri_buffer_upload(gpu, e->upload_cmd, &g->indices, 0, geo->indices, isize);
+    }
+    if (r != ORR_OK) {
+        orri_mesh_gpu_release(e, g);
+        return r;
+    }
+    g->node = node_id;
+    g->has_colors = geo->colors != NULL;
+    return ORR_OK;
+}
+
+static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot) {
+    orri_node *n = orri_pool_at(&s->nodes, slot);
+    uint32_t id = orri_pool_id_at(&s->nodes, slot);
+    orri_mesh_gpu *mg = &sg->meshes[slot];
+    if (mg->node != id) {
+        if (mg->node) orri_mesh_gpu_release(e, mg);
+        orr_result r = upload_mesh(e, mg, id, &n->u.mesh.geometry);
+        if (r != ORR_OK) return r;
+    }
+    orri_material *m = material_of(s, n);
+    uint32_t mslot = (uint32_t)(((uint8_t *)m - s->materials.items) / s->materials.item_size);
+    orri_draw d = {.node = id,
+                   .material = orri_pool_id_at(&s->materials, mslot),
+                   .index = sg->draw_count,
+                   .lod_to = -1,
+                   .lod_from = -1,
+                   .mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0};
+    orri_thin_instances *t = orri_thin_of(n);
+    if (t) {
+        d.thin = orri_thin_gpu_of(e, s, n);
+        if (!d.thin) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin-instance GPU state");
+        orr_result r = orri_thin_gpu_realloc(e, d.thin, t);
+        if (r != ORR_OK) return r;
+    }
+    if (m->kind == ORRI_MATERIAL_SHADER) {
+        orri_shader_gpu *g;
+        orr_result r = orri_shader_pipeline(e, sg, s, m, &g);
+        if (r != ORR_OK) return r;
+        g->material = d.material;
+        if (d.thin && !g->pipeline_inst) {
+            orri_misuse(&e->base.ctx, ORRI_MSG_BAD_VALUE,
+                        "mesh '%s' has thin instances but shader material '%s' was "
+                        "created without .thin_instances: drawn once, without its instances",
+                        n->label, m->label);
+            d.thin = NULL;
+        }
+        d.shader = true, d.pipeline = d.thin ? g->pipeline_inst : g->pipeline, d.layout = g->layout;
+        d.transparent = m->shader->alpha_blend;
+    } else {
+        const orr_standard_material_desc *sm = &m->standard;
+        orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
+        d.transparent = sm->alpha < 1.0 || (tex && tex->has_alpha);
+        d.lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
+        d.cull_back = !sm->no_back_face_culling;
+        d.layout = e->std_layout;
+        d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
+    }
+    /* GPU culling is for opaque draws only (seeds/003); planetary instances
+     * always go through the culling pass, which makes them eye-relative. */
+    d.planet = t && t->positions && d.thin;
+    d.culled = t && d.thin && (t->gpu_culling || d.planet) && !d.transparent;
+    sg->draws[sg->draw_count++] = d;
+    return ORR_OK;
+}
+
+/* Standard pipelines, once the LOD pairs are linked. Instances without
+ * colours get a pipeline without the colour attribute and interpolant; the
+ * colours a draw binds decide, and a LOD partner binds its source's (the far
+ * bucket), not its own. */
+static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (d->shader) continue;
+        const orri_draw *bound = d->lod_from >= 0 ? &sg->draws[d->lod_from] : d;
+        orri_thin_instances *t = bound->thin ? orri_thin_of(orri_pool_get(&s->nodes, bound->node)) : NULL;
+        bool no_icolor = t && !t->colors; /* white instances */
+        orr_result r =
+            orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor, &d->pipeline);
+        if (r != ORR_OK) return r;
+    }
+    return ORR_OK;
+}
+
+/* LOD pairs: the partner draws the source's far bucket when the source is culled. */
+static void link_lod_pairs(orri_scene_gpu *sg, orr_scene *s) {
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        orri_thin_instances *t = d->thin ? orri_thin_of(orri_pool_get(&s->nodes, d->node)) : NULL;
+        if (!t || !t->lod_partner) continue;
+        for (uint32_t k = 0; k < sg->draw_count; k++)
+            if (sg->draws[k].node == t->lod_partner && sg->draws[k].thin) {
+                d->lod_to = (int32_t)k, sg->draws[k].lod_from = (int32_t)i;
+                break;
+            }
+    }
+}
+
+orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    const orr_allocator *a = &e->base.ctx.allocator;
+    if (!grow_array(a, (void **)&sg->meshes, &sg->mesh_cap, s->nodes.capacity, sizeof *sg->meshes) ||
+        !grow_array(a, (void **)&sg->shaders, &sg->shader_cap, s->materials.capacity, sizeof *sg->shaders) ||
+        !grow_array(a, (void **)&sg->draws, &sg->draw_cap, s->nodes.count + 1, sizeof *sg->draws))
+        return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw list");
+    uint32_t order_cap = sg->draw_cap;
+    uint32_t *order = orri_realloc(a, sg->order, (size_t)order_cap * sizeof *order);
+    if (!order) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw order");
+    sg->order = order;
+    /* Release GPU copies of meshes and shader materials that are gone. */
+    for (uint32_t i = 0; i < sg->mesh_cap; i++)
+        if (sg->meshes[i].node && !orri_pool_get(&s->nodes, sg->meshes[i].node))
+            orri_mesh_gpu_release(e, &sg->meshes[i]);
+    for (uint32_t i = 0; i < sg->shader_cap; i++)
+        if (sg->shaders[i].material && !orri_pool_get(&s->materials, sg->shaders[i].material))
+            orri_shader_gpu_release(e, &sg->shaders[i]);
+    sg->draw_count = 0;
+    /* New meshes' vertex and index copies go into one command buffer,
+     * submitted once for the whole rebuild (not once per buffer). */
+    orr_result r = orri_immediate_begin(&e->gpu, &e->upload_cmd);
+    if (r != ORR_OK) {
+        e->upload_cmd = VK_NULL_HANDLE;
+        return r;
+    }
+    for (uint32_t i = 0; r == ORR_OK && i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
+        r = add_draw(e, sg, s, i);
+    }
+    orr_result r2 = orri_immediate_end(&e->gpu, e->upload_cmd); /* also on failure: the copies recorded so far */
+    e->upload_cmd = VK_NULL_HANDLE;
+    if (r != ORR_OK) return r;
+    if (r2 != ORR_OK) return r2;
+    link_lod_pairs(sg, s);
+    r = pick_pipelines(e, sg, s);
+    if (r != ORR_OK) return r;
+    sg->epoch++;
+    return ORR_OK;
+}

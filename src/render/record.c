@@ -1,0 +1,147 @@
+/* record.c — secondary command buffers per pass, re-recorded when the
+ * structure or transparent order changes and replayed otherwise.
+ *
+ * Invariant: a slot's buffers and descriptor sets are written only after the
+ * slot's fence signalled (orri_frame_begin), so nothing in flight reads them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orrery/double_single.h"
+#include "render/renderer_int.h"
+
+/* ---- draw: secondary command buffers ------------------------------------------------ */
+
+static int cmp_far_first(const void *a, const void *b, void *ctx) {
+    const orri_draw *d = ctx;
+    double da = d[*(const uint32_t *)a].sort_distance, db = d[*(const uint32_t *)b].sort_distance;
+    if (da != db) return da < db ? 1 : -1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+void orri_sort_transparent(orri_scene_gpu *sg) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < sg->draw_count; i++)
+        if (sg->draws[i].transparent) sg->order[n++] = i;
+    sg->transparent_count = n;
+    /* Insertion sort: stable, and nearly sorted from frame to frame. */
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = sg->order[i], j = i;
+        while (j > 0 && cmp_far_first(&sg->order[j - 1], &v, sg->draws) > 0) sg->order[j] = sg->order[j - 1], j--;
+        sg->order[j] = v;
+    }
+}
+
+orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd) {
+    VkFormat color = ORRI_COLOR_FORMAT;
+    VkCommandBufferInheritanceRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO,
+        .colorAttachmentCount = 1,
+        .pColorAttachmentFormats = &color,
+        .depthAttachmentFormat = ORRI_DEPTH_FORMAT,
+        .rasterizationSamples = e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT,
+    };
+    VkCommandBufferInheritanceInfo ii = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO, .pNext = &ri};
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT,
+                                   .pInheritanceInfo = &ii};
+    orr_result r = orri_vk_check(&e->gpu, vkResetCommandBuffer(cmd, 0), "reset secondary");
+    if (r == ORR_OK) r = orri_vk_check(&e->gpu, vkBeginCommandBuffer(cmd, &bi), "begin secondary");
+    if (r != ORR_OK) return r;
+    /* Negative height: clip-space +Y up, as Babylon.js (Vulkan 1.1 core). */
+    VkViewport vp = {0, (float)e->height, (float)e->width, -(float)e->height, 0, 1};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {e->width, e->height}});
+    return ORR_OK;
+}
+
+static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
+                              VkCommandBuffer cmd, bool transparent) {
+    orr_result r = orri_begin_secondary(e, cmd);
+    if (r != ORR_OK) return r;
+    orri_cmd_label_begin(&e->gpu, cmd, transparent ? "transparent pass" : "opaque pass");
+    VkPipeline bound = VK_NULL_HANDLE;
+    uint32_t count = transparent ? sg->transparent_count : sg->draw_count;
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t i = transparent ? sg->order[k] : k;
+        orri_draw *d = &sg->draws[i];
+        if (d->transparent != transparent) continue;
+        orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
+        if (bound != d->pipeline)
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
+        vkCmdSetFrontFace(cmd, orri_front_face(d->mirrored));
+        if (d->shader) {
+            orri_material *m = orri_pool_get(&s->materials, d->material);
+            orri_shader_gpu *g = &sg->shaders[orri_pool_slot(d->material)];
+            VkDescriptorSet user;
+            r = orri_shader_user_set(e, sg, s, sl, slot_index, m, g, &user);
+            if (r != ORR_OK) return r;
+            uint32_t off0 = i * ORRI_SHADER_STRIDE, off1 = off0 + ORRI_SYS_BLOCK;
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 1, &sl->sys_set, 1, &off0);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 1, 1, &user, 1, &off1);
+        } else {
+            VkDescriptorSet sets[] = {sl->scene_set, d->texture_set};
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 2, sets, 0, NULL);
+            vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
+        }
+        VkBuffer vbs[6] = {mg->streams[0].buffer, mg->streams[1].buffer, mg->streams[2].buffer, mg->streams[3].buffer};
+        VkDeviceSize offs[6] = {0, 0, 0, 0, 0, 0};
+        uint32_t nvb = 4;
+        if (d->thin) {
+            vbs[4] = d->culled ? d->thin->cull[slot_index].matrices.buffer : d->thin->matrices.buffer;
+            vbs[5] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
+            const orri_draw *src = d->lod_from >= 0 ? &sg->draws[d->lod_from] : NULL;
+            if (src && src->culled && src->thin->cull[slot_index].far_matrices.buffer) {
+                vbs[4] = src->thin->cull[slot_index].far_matrices.buffer;
+                vbs[5] = src->thin->cull[slot_index].far_colors.buffer;
+            }
+            nvb = 6;
+        }
+        vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);
+        vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
+        /* Indirect: culling rewrites the instance count (0 or 1) without re-recording. */
+        vkCmdDrawIndexedIndirect(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), 1,
+                                 sizeof(VkDrawIndexedIndirectCommand));
+    }
+    orri_cmd_label_end(&e->gpu, cmd);
+    return orri_vk_check(&e->gpu, vkEndCommandBuffer(cmd), "end secondary");
+}
+
+static bool same_order(const orri_scene_gpu *sg, const orri_slot *sl) {
+    return sl->transparent_count == sg->transparent_count && sl->transparent_order &&
+           memcmp(sl->transparent_order, sg->order, sg->transparent_count * sizeof(uint32_t)) == 0;
+}
+
+orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index) {
+    bool stale = sl->recorded_epoch != sg->epoch;
+    orr_result r = ORR_OK;
+    for (uint32_t i = 0; stale && i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        if (!d->shader) continue;
+        VkDescriptorSet set;
+        r = orri_shader_user_set(e, sg, s, sl, slot_index, orri_pool_get(&s->materials, d->material),
+                                 &sg->shaders[orri_pool_slot(d->material)], &set);
+        if (r != ORR_OK) return r;
+    }
+    e->stats.records = e->stats.replays = 0;
+    if (stale) {
+        r = record_pass(e, sg, s, sl, slot_index, sl->opaque, false);
+        e->stats.records++;
+    } else {
+        e->stats.replays++;
+    }
+    if (r == ORR_OK && (stale || !same_order(sg, sl))) {
+        r = record_pass(e, sg, s, sl, slot_index, sl->transparent, true);
+        uint32_t *o =
+            orri_realloc(&e->base.ctx.allocator, sl->transparent_order, (sg->transparent_count + 1) * sizeof *o);
+        if (!o) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "transparent order");
+        memcpy(o, sg->order, sg->transparent_count * sizeof *o);
+        sl->transparent_order = o, sl->transparent_count = sg->transparent_count;
+        e->stats.records++;
+    } else if (r == ORR_OK) {
+        e->stats.replays++;
+    }
+    if (r == ORR_OK) sl->recorded_epoch = sg->epoch;
+    return r;
+}

@@ -1,0 +1,48 @@
+/* renderer_int.h — the renderer's stages, shared by its files (src/render):
+ *
+ *   scene_gpu.c   per-scene GPU state: frame slots, mesh buffers, release
+ *   draw_list.c   the structure key and the draw list rebuilt when it changes
+ *   update.c      version-gated uploads into the frame slot (scene block,
+ *                 per-draw objects, shader blocks), visible counts
+ *   cull.c        thin instances on the GPU: uploads, the culling pass
+ *   record.c      secondary command buffers, re-recorded or replayed
+ *   renderer.c    render plugins and the primary pass (orri_render_scene)
+ *
+ * A frame runs them in that order (render_int.h has the flow). Only these
+ * files include this header. */
+#ifndef ORRI_RENDERER_INT_H
+#define ORRI_RENDERER_INT_H
+
+#include "render/render_int.h"
+
+static inline uint64_t orri_mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0x100000001b3ull;
+}
+
+/* scene_gpu.c */
+void orri_mesh_gpu_release(orr_engine *e, orri_mesh_gpu *m);
+orr_result orri_scene_gpu_get(orr_engine *e, orr_scene *s, orri_scene_gpu **out);
+
+/* draw_list.c */
+uint64_t orri_structure_key(orr_engine *e, orr_scene *s);
+orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s);
+
+/* update.c */
+orr_dvec3 orri_upload_point(const orr_engine *e, const orri_view *fv, orr_dvec3 p, orr_cell3 cell);
+void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orri_view *fv);
+orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl);
+orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
+                                orri_material *m, orri_shader_gpu *g, VkDescriptorSet *out);
+void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv);
+void orri_collect_visible(orr_engine *e, const orri_slot *sl);
+
+/* cull.c */
+orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                               const orri_view *fv, VkCommandBuffer cmd);
+
+/* record.c */
+void orri_sort_transparent(orri_scene_gpu *sg);
+orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index);
+
+#endif

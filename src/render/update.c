@@ -1,0 +1,345 @@
+/* update.c — version-gated uploads into the frame slot: the scene block,
+ * per-draw objects (eye-relative under floating origin), shader-material
+ * blocks and sets; the CPU visible count.
+ *
+ * Invariant: a slot's buffers and descriptor sets are written only after the
+ * slot's fence signalled (orri_frame_begin), so nothing in flight reads them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "orrery/double_single.h"
+#include "render/renderer_int.h"
+
+/* ---- update: version-gated uploads -------------------------------------------- */
+
+/* A world-space point (in `cell`) in the upload frame: eye-relative through
+ * the large-world module when the camera renders eye-relative, else absolute. */
+orr_dvec3 orri_upload_point(const orr_engine *e, const orri_view *fv, orr_dvec3 p, orr_cell3 cell) {
+    if (fv->fo && e->lw) return e->lw->relative_point(p, cell, &fv->eye_w);
+    return orr_dvec3_add(p, orr_cell3_diff_metres(cell, (orr_cell3){0, 0, 0}));
+}
+
+static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, orri_node *n, orri_gpu_light *out) {
+    const orr_light_desc *d = &n->u.light.desc;
+    const orr_dmat4 *w = orri_node_world(s, n, NULL);
+    double k = d->intensity;
+    memset(out, 0, sizeof *out);
+    out->info.x = (uint32_t)d->type;
+    orr_dvec3 dir = orr_dmat4_transform_dir(*w, d->direction);
+    switch (d->type) {
+    case ORR_LIGHT_HEMISPHERIC: out->position = orri_pack_position(orr_dvec3_normalize(dir), 0); break;
+    case ORR_LIGHT_DIRECTIONAL: out->position = orri_pack_position(dir, 1); break;
+    case ORR_LIGHT_POINT:
+    case ORR_LIGHT_SPOT: /* light offset: eye-relative under floating origin */
+        out->position =
+            orri_pack_position(orri_upload_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n)), 0);
+        break;
+    }
+    double cos_half = d->type == ORR_LIGHT_SPOT ? cos(d->angle * 0.5) : 0;
+    out->direction = orri_pack_position(orr_dvec3_normalize(dir), cos_half);
+    double range = isfinite(d->range) ? d->range : 3.0e38;
+    out->diffuse = orri_pack_color((orr_color3){d->diffuse.r * k, d->diffuse.g * k, d->diffuse.b * k}, range);
+    out->specular = orri_pack_color((orr_color3){d->specular.r * k, d->specular.g * k, d->specular.b * k}, d->exponent);
+    out->ground = orri_pack_color((orr_color3){d->ground_color.r * k, d->ground_color.g * k, d->ground_color.b * k}, 0);
+}
+
+static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
+    uint64_t h = orri_mix(fv->camera_version, s->settings_version);
+    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->kind != ORRI_NODE_LIGHT) continue;
+        uint64_t wv;
+        orri_node_world(s, n, &wv);
+        h = orri_mix(orri_mix(orri_mix(h, orri_pool_id_at(&s->nodes, i)), n->u.light.version), wv);
+    }
+    return h;
+}
+
+void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orri_view *fv) {
+    uint64_t key = scene_key(s, fv);
+    if (key == sl->scene_key) return;
+    sl->scene_key = key;
+    orri_gpu_scene u = {0};
+    u.view = orri_pack_view(fv->view);
+    u.projection = orri_pack_projection(fv->proj);
+    u.view_projection = orr_dmat4_to_f32(fv->view_proj);
+    u.eye = orri_pack_position(fv->eye, 1); /* site 3: zero under floating origin */
+    u.fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density});
+    u.fog_color = orri_pack_color(s->fog.color, 1);
+    u.ambient = orri_pack_color(s->ambient_color, 1);
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < s->nodes.capacity && count < ORRI_MAX_LIGHTS; i++) {
+        if (!s->nodes.live[i]) continue;
+        orri_node *n = orri_pool_at(&s->nodes, i);
+        if (n->kind == ORRI_NODE_LIGHT && n->u.light.enabled) pack_light(e, fv, s, n, &u.lights[count++]);
+    }
+    u.counts.x = count;
+    orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &sl->scene_ubo, 0, &u, sizeof u);
+}
+
+static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const orr_dmat4 *world, orri_node *n,
+                        orri_material *m, orri_gpu_object *o) {
+    const orr_standard_material_desc *sm = &m->standard;
+    orr_cell3 cell = orri_node_cell(s, n);
+    /* Site 2: the mesh-world packer, eye-relative when the module is installed. */
+    o->world = e->lw ? e->lw->pack_mesh_world(world, cell, &fv->eye_w) : orri_pack_world(world, cell);
+    orri_thin_instances *thin = orri_thin_of(n);
+    if (thin && thin->positions) /* planetary: the culling pass writes the whole eye-relative world */
+        o->world = orr_dmat4_to_f32(orr_dmat4_identity());
+    o->normal_matrix = orr_dmat4_to_f32(orr_dmat4_normal_matrix(*world));
+    o->diffuse = orri_pack_color(sm->diffuse, sm->alpha);
+    o->specular = orri_pack_color(sm->specular, sm->specular_power);
+    o->emissive = orri_pack_color(sm->emissive, 0);
+    o->ambient = orri_pack_color(sm->ambient, 0);
+    orri_texture *t = orri_texture_get(e, sm->diffuse_texture);
+    uint32_t f = 0;
+    if (sm->disable_lighting) f |= ORRI_FLAG_DISABLE_LIGHTING;
+    if (!sm->no_fog) f |= ORRI_FLAG_FOG;
+    if (t) f |= ORRI_FLAG_TEXTURE | (t->has_alpha ? ORRI_FLAG_TEXTURE_ALPHA : 0);
+    if (n->u.mesh.geometry.colors || n->u.mesh.thin) f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
+    o->flags = (orri_uvec4){f, 0, 0, 0};
+}
+
+/* System uniforms of a shader material: all from one float64 world and one
+ * float64 view, so world, worldView and worldViewProjection stay in one frame. */
+static void pack_system(const orr_engine *e, const orri_view *fv, const orr_dmat4 *world_in, orr_cell3 cell,
+                        uint8_t *dst) {
+    /* Site 4: one world in the camera's frame (eye-relative when the camera's
+     * own flag says so), from which world, worldView and worldViewProjection
+     * all derive. */
+    orr_dmat4 world = *world_in;
+    orr_dvec3 t = orri_upload_point(e, fv, orr_dmat4_get_translation(world), cell);
+    world.m[12] = t.x, world.m[13] = t.y, world.m[14] = t.z;
+    orr_dmat4 d[6];
+    orri_shader_system_matrices(&world, &fv->view, &fv->proj, &fv->view_proj, d);
+    orr_mat4f m[6] = {
+        orr_dmat4_to_f32(d[0]), orri_pack_view(d[1]),   orri_pack_projection(d[2]),
+        orr_dmat4_to_f32(d[3]), orr_dmat4_to_f32(d[4]), orr_dmat4_to_f32(d[5]),
+    };
+    memcpy(dst, m, sizeof m);
+    orr_vec4f eye = orri_pack_position(fv->eye, 0);
+    memcpy(dst + sizeof m, &eye, sizeof eye);
+}
+
+static void pack_user(const orri_shader_material *sm, uint8_t *dst) {
+    for (uint32_t i = 0; i < sm->uniform_count; i++) {
+        const orri_uniform_slot *u = &sm->uniforms[i];
+        float f[16];
+        for (uint32_t k = 0; k < u->count; k++) f[k] = (float)u->value[k];
+        memcpy(dst + u->offset, f, u->count * sizeof(float));
+    }
+}
+
+orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
+    uint32_t need = sg->draw_count ? sg->draw_count : 1;
+    const orr_allocator *a = &e->base.ctx.allocator;
+    if (sl->object_capacity >= need && sl->objects.buffer) return ORR_OK;
+    uint32_t cap = sl->object_capacity ? sl->object_capacity : 64;
+    while (cap < need) cap *= 2;
+    orri_buffer objects, sys;
+    orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(orri_gpu_object),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST, "draw objects", &objects);
+    if (r != ORR_OK) return r;
+    r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_SHADER_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                           ORRI_MEM_HOST, "shader material uniforms", &sys);
+    orri_buffer indirect = {0};
+    if (r == ORR_OK)
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(VkDrawIndexedIndirectCommand),
+                               VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                               ORRI_MEM_HOST, "draw arguments", &indirect);
+    uint64_t *uploaded = r == ORR_OK ? orri_alloc(a, (size_t)cap * 3 * sizeof *uploaded) : NULL;
+    uint32_t *written = uploaded ? orri_alloc(a, (size_t)cap * sizeof *written) : NULL;
+    orri_buffer params = {0};
+    if (written)
+        r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_CULL_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                               ORRI_MEM_HOST, "cull parameters", &params);
+    if (!written || r != ORR_OK) {
+        orri_free(a, written);
+        orri_free(a, uploaded);
+        orri_buffer_destroy_now(&e->gpu, &objects);
+        orri_buffer_destroy_now(&e->gpu, &sys);
+        orri_buffer_destroy_now(&e->gpu, &indirect);
+        orri_buffer_destroy_now(&e->gpu, &params);
+        return r != ORR_OK ? r : orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "upload keys");
+    }
+    orri_buffer_destroy_deferred(&e->gpu, &sl->objects);
+    orri_buffer_destroy_deferred(&e->gpu, &sl->sys);
+    orri_buffer_destroy_deferred(&e->gpu, &sl->indirect);
+    orri_buffer_destroy_deferred(&e->gpu, &sl->cull_params);
+    orri_free(a, sl->uploaded);
+    orri_free(a, sl->written);
+    sl->objects = objects, sl->sys = sys, sl->indirect = indirect, sl->uploaded = uploaded, sl->written = written;
+    sl->cull_params = params;
+    sl->object_capacity = cap;
+    VkWriteDescriptorSet w[] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->scene_ubo.buffer, 0, sizeof(orri_gpu_scene)}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 1,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->objects.buffer, 0, VK_WHOLE_SIZE}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->sys_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
+    };
+    vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    sl->recorded_epoch = 0; /* sets changed: re-record this slot */
+    return ORR_OK;
+}
+
+/* Set 1 of a shader material for one slot: the user block (dynamic offset into
+ * the slot's uniform buffer) and its textures. */
+orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
+                                orri_material *m, orri_shader_gpu *g, VkDescriptorSet *out) {
+    if (g->user_sets[slot_index] && g->written_epoch[slot_index] == sg->epoch &&
+        g->written_buffer[slot_index] == sl->sys.buffer)
+        return *out = g->user_sets[slot_index], ORR_OK;
+    if (!g->user_sets[slot_index]) {
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = sg->desc_pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &g->user_layout};
+        orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->user_sets[slot_index]),
+                                     "shader material set");
+        if (r != ORR_OK) return r;
+        g->user_pool = sg->desc_pool;
+    }
+    const orri_shader_material *sm = m->shader;
+    VkWriteDescriptorSet w[1 + ORR_SHADER_MAX_TEXTURES];
+    VkDescriptorImageInfo img[ORR_SHADER_MAX_TEXTURES];
+    VkDescriptorBufferInfo buf = {sl->sys.buffer, 0, ORRI_USER_BLOCK};
+    w[0] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = g->user_sets[slot_index],
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                                  .pBufferInfo = &buf};
+    for (uint32_t i = 0; i < sm->texture_count; i++) {
+        orri_texture *t = orri_texture_get(e, sm->textures[i]);
+        if (!t) t = orri_texture_get(e, e->white);
+        img[i] = (VkDescriptorImageInfo){t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        w[1 + i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                          .dstSet = g->user_sets[slot_index],
+                                          .dstBinding = 1 + i,
+                                          .descriptorCount = 1,
+                                          .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                          .pImageInfo = &img[i]};
+    }
+    vkUpdateDescriptorSets(e->gpu.device, 1 + sm->texture_count, w, 0, NULL);
+    g->written_epoch[slot_index] = sg->epoch;
+    g->written_buffer[slot_index] = sl->sys.buffer;
+    (void)s;
+    *out = g->user_sets[slot_index];
+    return ORR_OK;
+}
+
+void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv) {
+    orri_gpu_object *objects = sl->objects.mapped;
+    uint8_t *sys = sl->sys.mapped;
+    VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    uint64_t visible_count = 0;
+    bool gpu_counted = false;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        gpu_counted |= d->culled;
+        orri_node *n = orri_pool_get(&s->nodes, d->node);
+        orri_material *m = orri_pool_get(&s->materials, d->material);
+        uint64_t wv;
+        const orr_dmat4 *world = orri_node_world(s, n, &wv);
+        orr_cell3 cell = orri_node_cell(s, n);
+        /* The mesh translation in the upload frame, once: the culling sphere
+         * (same frame as the planes) and the camera-only re-pack both use it. */
+        orr_dvec3 t_up = orri_upload_point(e, fv, orr_dmat4_get_translation(*world), cell);
+        const orr_dsphere *ls = &n->u.mesh.local_sphere;
+        orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
+                              ls->radius * orr_dmat4_max_scale(*world)};
+        d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
+        orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
+        /* A LOD partner's own instances are placeholders: what it draws is
+         * its source's far bucket, already counted with the source. */
+        if (d->lod_from < 0) e->stats.instances_submitted += t ? t->count : 1;
+        uint32_t count;
+        if (d->lod_from >= 0) {
+            /* A LOD partner draws its source's far bucket, or nothing. */
+            count = sg->draws[d->lod_from].culled ? UINT32_MAX - 1 : 0;
+        } else if (d->culled) {
+            count = UINT32_MAX - 1; /* the culling pass writes the instance count */
+        } else if (t) {
+            bool vis = true;
+            if (t->world_bounds) { /* whole-cloud test, in the upload frame */
+                orr_dbox wb = orri_thin_world_box(s, n);
+                if (!orr_dbox_is_empty(wb)) {
+                    orr_dsphere cs = orr_dsphere_from_box(wb);
+                    cs.center = orri_upload_point(e, fv, cs.center, cell);
+                    vis = orr_frustum_test_sphere(&fv->frustum, cs);
+                }
+            }
+            count = vis ? t->count : 0;
+        } else {
+            count = orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
+        }
+        visible_count += count == UINT32_MAX - 1 ? 0 : count;
+        if (sl->written[i] != count) {
+            orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
+            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, count == UINT32_MAX - 1 ? 0 : count, 0, 0, 0};
+            sl->written[i] = count;
+            e->gpu.bytes_uploaded += sizeof *args;
+        }
+        /* Keys: world version, material version, and — for uploads that depend
+         * on the eye (floating origin, shader-material system blocks) — the
+         * camera's identity + version (the FO wrapper of seeds/000). */
+        uint64_t *key = &sl->uploaded[3 * i];
+        bool eye_dep = d->shader || (e->lw && !d->planet);
+        uint64_t kc = eye_dep ? fv->camera_version : 0;
+        if (key[0] == wv && key[1] == m->version && key[2] == kc) continue;
+        bool only_camera = key[0] == wv && key[1] == m->version;
+        key[0] = wv, key[1] = m->version, key[2] = kc;
+        if (d->shader) {
+            pack_system(e, fv, world, cell, sys + (size_t)i * ORRI_SHADER_STRIDE);
+            pack_user(m->shader, sys + (size_t)i * ORRI_SHADER_STRIDE + ORRI_SYS_BLOCK);
+            e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
+        } else if (only_camera) {
+            /* Only the eye moved: the eye-relative translation is all that changes. */
+            orr_vec4f p = orri_pack_position(t_up, 1);
+            objects[i].world.m[12] = p.x, objects[i].world.m[13] = p.y, objects[i].world.m[14] = p.z;
+            e->gpu.bytes_uploaded += 3 * sizeof(float);
+        } else {
+            pack_object(e, fv, s, world, n, m, &objects[i]);
+            e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
+        }
+    }
+    /* Without GPU culling the count is this frame's; with it, the count of
+     * the last frame whose GPU work is done (collect_visible). */
+    if (!gpu_counted) e->stats.instances_visible = visible_count, e->stats.instances_visible_frame = e->stats.frames;
+    sl->counted_draws = gpu_counted ? sg->draw_count : 0;
+    sl->counted_frame = e->stats.frames;
+}
+
+/* Instances that passed culling in the frame this slot recorded last, read
+ * from the draw arguments the culling pass wrote (the counts of the other
+ * draws are the CPU's, in the same buffer). The slot's fence has signalled
+ * (orri_frame_begin), and the culling pass ends with a barrier to the host,
+ * so this never waits. Before ensure_slot_capacity, which may replace the
+ * buffer. */
+void orri_collect_visible(orr_engine *e, const orri_slot *sl) {
+    if (!sl->counted_draws || !sl->indirect.mapped) return;
+    if (e->stats.instances_visible_frame != ORR_FRAME_NONE && e->stats.instances_visible_frame >= sl->counted_frame)
+        return;
+    const VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < sl->counted_draws; i++) n += args[i].instanceCount;
+    e->stats.instances_visible = n, e->stats.instances_visible_frame = sl->counted_frame;
+}
