@@ -52,7 +52,10 @@ static bool grow_array(const orr_allocator *a, void **arr, uint32_t *cap, uint32
     return true;
 }
 
-static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id, const orr_geometry *geo) {
+/* Records the copies of a new mesh's buffers into `batch` (the rebuild's one
+ * upload command buffer, submitted once for every new mesh). */
+static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *g, uint32_t node_id,
+                              const orr_geometry *geo) {
     orri_gpu *gpu = &e->gpu;
     uint32_t v = geo->vertex_count;
     const void *data[4] = {geo->positions, geo->normals, geo->uvs, geo->colors};
@@ -75,7 +78,7 @@ static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id,
                 for (size_t k = 0; k < (size_t)v * 4; k++) fill[k] = 1.0f;
             src = fill;
         }
-        r = orri_buffer_upload(gpu, e->upload_cmd, &g->streams[i], 0, src, size);
+        r = orri_buffer_upload(gpu, batch, &g->streams[i], 0, src, size);
         orri_free(&e->base.ctx.allocator, fill);
         fill = NULL;
     }
@@ -90,10 +93,10 @@ static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id,
         uint16_t *idx16 = orri_alloc(&e->base.ctx.allocator, isize);
         if (!idx16) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
         for (uint32_t k = 0; idx16 && k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
-        if (idx16) r = orri_buffer_upload(gpu, e->upload_cmd, &g->indices, 0, idx16, isize);
+        if (idx16) r = orri_buffer_upload(gpu, batch, &g->indices, 0, idx16, isize);
         orri_free(&e->base.ctx.allocator, idx16);
     } else if (r == ORR_OK) {
-        r = orri_buffer_upload(gpu, e->upload_cmd, &g->indices, 0, geo->indices, isize);
+        r = orri_buffer_upload(gpu, batch, &g->indices, 0, geo->indices, isize);
     }
     if (r != ORR_OK) {
         orri_mesh_gpu_release(e, g);
@@ -104,13 +107,13 @@ static orr_result upload_mesh(orr_engine *e, orri_mesh_gpu *g, uint32_t node_id,
     return ORR_OK;
 }
 
-static orr_result add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot) {
+static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orr_scene *s, uint32_t slot) {
     orri_node *n = orri_pool_at(&s->nodes, slot);
     uint32_t id = orri_pool_id_at(&s->nodes, slot);
     orri_mesh_gpu *mg = &sg->meshes[slot];
     if (mg->node != id) {
         if (mg->node) orri_mesh_gpu_release(e, mg);
-        orr_result r = upload_mesh(e, mg, id, &n->u.mesh.geometry);
+        orr_result r = upload_mesh(e, batch, mg, id, &n->u.mesh.geometry);
         if (r != ORR_OK) return r;
     }
     orri_material *m = material_of(s, n);
@@ -211,19 +214,16 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     sg->draw_count = 0;
     /* New meshes' vertex and index copies go into one command buffer,
      * submitted once for the whole rebuild (not once per buffer). */
-    orr_result r = orri_immediate_begin(&e->gpu, &e->upload_cmd);
-    if (r != ORR_OK) {
-        e->upload_cmd = VK_NULL_HANDLE;
-        return r;
-    }
+    VkCommandBuffer batch = VK_NULL_HANDLE;
+    orr_result r = orri_immediate_begin(&e->gpu, &batch);
+    if (r != ORR_OK) return r;
     for (uint32_t i = 0; r == ORR_OK && i < s->nodes.capacity; i++) {
         if (!s->nodes.live[i]) continue;
         orri_node *n = orri_pool_at(&s->nodes, i);
         if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
-        r = add_draw(e, sg, s, i);
+        r = add_draw(e, batch, sg, s, i);
     }
-    orr_result r2 = orri_immediate_end(&e->gpu, e->upload_cmd); /* also on failure: the copies recorded so far */
-    e->upload_cmd = VK_NULL_HANDLE;
+    orr_result r2 = orri_immediate_end(&e->gpu, batch); /* also on failure: the copies recorded so far */
     if (r != ORR_OK) return r;
     if (r2 != ORR_OK) return r2;
     link_lod_pairs(sg, s);

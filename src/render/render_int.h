@@ -77,7 +77,6 @@ struct orr_engine {
     orri_pool textures;
     orr_texture white;
     orr_stats stats;
-    VkCommandBuffer upload_cmd; /* during a rebuild: one batch for all new mesh buffers */
     /* GPU timing (desc.gpu_timing): 3 timestamps per frame slot */
     VkQueryPool timing_pool[ORRI_MAX_FRAMES];
     uint64_t timing_frame[ORRI_MAX_FRAMES]; /* frame number written into the slot, 0 = none */
