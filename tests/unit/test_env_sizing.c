@@ -13,14 +13,13 @@
 
 #include "harness.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 
-static orri_engine_base fake_engine;
+static orr_cpu_host host;
 
 static orr_scene *new_scene(void) {
-    orri_ctx_init(&fake_engine.ctx, NULL, NULL);
-    fake_engine.scenes = NULL;
-    orr_scene *s = NULL;
-    CHECK(orr_scene_create((orr_engine *)&fake_engine, &(orr_scene_desc){.label = "sizing"}, &s) == ORR_OK);
+    orr_scene *s = orr_cpu_scene(&host, NULL, NULL, "sizing");
+    CHECK(s != NULL);
     return s;
 }
 

@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "orrery/instances.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 #include "scene/thin_int.h"
 
 static int log_errors;
@@ -25,15 +26,15 @@ static void t_log(orr_log_level level, const char *message, void *user) {
 }
 
 typedef struct fixture {
-    orri_engine_base base;
+    orr_cpu_host host;
     orr_scene *scene;
 } fixture;
 
 static void setup(fixture *f) {
     log_errors = 0;
     memset(f, 0, sizeof *f);
-    orri_ctx_init(&f->base.ctx, NULL, &(orr_logger){t_log, NULL});
-    CHECK(orr_scene_create((orr_engine *)&f->base, NULL, &f->scene) == ORR_OK);
+    f->scene = orr_cpu_scene(&f->host, NULL, &(orr_logger){t_log, NULL}, "scene");
+    CHECK(f->scene != NULL);
 }
 
 static void teardown(fixture *f) { orr_scene_destroy(f->scene); }

@@ -4,7 +4,7 @@
  * mirrored root stays mirrored (with the control that the naive formula
  * which divides out the root's world would not), swap-remove keeps logical
  * slots consistent across meshes, set count, refresh, misuse and
- * out-of-memory. Runs on a fake engine base like test_thin_instances.c. */
+ * out-of-memory. Runs on the CPU-scene fixture (tests/support/cpu_scene.h). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "orrery/instances.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 #include "scene/thin_int.h"
 
 /* ---- fixture ------------------------------------------------------------------- */
@@ -38,7 +39,7 @@ static void t_log(orr_log_level level, const char *message, void *user) {
 /* root (transform, or mesh) → child mesh (offset, rotation, non-uniform
  * scale) → grandchild mesh; plus an unrelated mesh outside the template. */
 typedef struct fixture {
-    orri_engine_base base;
+    orr_cpu_host host;
     orr_scene *scene;
     orr_node root;
     orr_mesh child, grandchild, outside;
@@ -60,8 +61,9 @@ static void setup_with_root(fixture *f, orr_dvec3 root_scaling, bool root_is_mes
     log_errors = 0;
     log_last[0] = 0;
     memset(f, 0, sizeof *f);
-    orri_ctx_init(&f->base.ctx, &(orr_allocator){t_alloc, t_realloc, t_free, NULL}, &(orr_logger){t_log, NULL});
-    CHECK(orr_scene_create((orr_engine *)&f->base, NULL, &f->scene) == ORR_OK);
+    f->scene = orr_cpu_scene(&f->host, &(orr_allocator){t_alloc, t_realloc, t_free, NULL}, &(orr_logger){t_log, NULL},
+                             "scene");
+    CHECK(f->scene != NULL);
     f->outside = box_mesh(f->scene, &(orr_mesh_desc){.position = {50, 0, 0}, .label = "outside"});
     const orr_dvec3 rp = {3, 1, -2}, rr = {0.3, 0.5, 0.1};
     if (root_is_mesh)

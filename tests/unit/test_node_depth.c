@@ -4,23 +4,22 @@
  * default is 128 KiB): a recursive walk needs one stack frame per level and
  * overflowed the 8 MiB main stack already at 20 000–30 000 levels, so a 30 000
  * deep chain on this thread fails before the fix whatever the optimisation.
- * Runs without a GPU on a bare orri_engine_base (see test_scene.c). */
+ * Runs without a GPU on the CPU-scene fixture (tests/support/cpu_scene.h). */
 #define _POSIX_C_SOURCE 200809L /* pthread_attr_setstacksize */
 #include <pthread.h>
 #include <string.h>
 
 #include "harness.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 
 #define SMALL_STACK (256u * 1024u)
 
-static orri_engine_base fake_engine;
+static orr_cpu_host host;
 
 static orr_scene *new_scene(void) {
-    orri_ctx_init(&fake_engine.ctx, NULL, NULL);
-    fake_engine.scenes = NULL;
-    orr_scene *s = NULL;
-    CHECK(orr_scene_create((orr_engine *)&fake_engine, &(orr_scene_desc){.label = "depth"}, &s) == ORR_OK);
+    orr_scene *s = orr_cpu_scene(&host, NULL, NULL, "depth");
+    CHECK(s != NULL);
     return s;
 }
 

@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "orrery/instances.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 #include "scene/thin_int.h"
 
 /* ---- allocator hooks with a size header ------------------------------------------------ */
@@ -47,7 +48,7 @@ static void h_free(void *p, void *u) {
 }
 static size_t block_size(const void *p) { return p ? ((const header *)p - 1)->size : 0; }
 
-static orri_engine_base fake_engine;
+static orr_cpu_host host;
 static int errors_logged;
 static void count_errors(orr_log_level level, const char *message, void *user) {
     (void)message, (void)user;
@@ -56,12 +57,10 @@ static void count_errors(orr_log_level level, const char *message, void *user) {
 
 static orr_scene *new_scene(void) {
     fail_after = -1;
-    orri_ctx_init(&fake_engine.ctx, &(orr_allocator){h_alloc, h_realloc, h_free, NULL},
-                  &(orr_logger){count_errors, NULL});
     errors_logged = 0;
-    fake_engine.scenes = NULL;
-    orr_scene *s = NULL;
-    CHECK(orr_scene_create((orr_engine *)&fake_engine, &(orr_scene_desc){.label = "planet"}, &s) == ORR_OK);
+    orr_scene *s = orr_cpu_scene(&host, &(orr_allocator){h_alloc, h_realloc, h_free, NULL},
+                                 &(orr_logger){count_errors, NULL}, "planet");
+    CHECK(s != NULL);
     return s;
 }
 

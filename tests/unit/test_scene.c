@@ -1,16 +1,14 @@
 /* The CPU scene without a GPU: hierarchy (world = parent · T·R·S, Babylon.js
  * order), versions, cameras, light defaults, stale handles.
- *
- * orr_scene_create needs an engine pointer, but the scene module only reads
- * the engine's leading orri_engine_base (allocator, logger, scene list; see
- * src/scene/scene_int.h). Creating a real engine needs Vulkan, so these tests
- * hand it a bare orri_engine_base: that also proves the scene module never
- * touches Vulkan (STYLE.md: "scene ... test without a GPU"). */
+ * Runs on the shared CPU-scene fixture (tests/support/cpu_scene.h), which
+ * also proves the scene module never touches Vulkan (STYLE.md: "scene ...
+ * test without a GPU"). */
 #include <math.h>
 #include <string.h>
 
 #include "harness.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -25,13 +23,11 @@ static void capture(orr_log_level level, const char *message, void *user) {
     log_count++;
 }
 
-static orri_engine_base fake_engine;
+static orr_cpu_host host;
 
 static orr_scene *new_scene(void) {
-    orri_ctx_init(&fake_engine.ctx, NULL, &(orr_logger){.log = capture});
-    fake_engine.scenes = NULL;
-    orr_scene *s = NULL;
-    CHECK(orr_scene_create((orr_engine *)&fake_engine, &(orr_scene_desc){.label = "unit"}, &s) == ORR_OK);
+    orr_scene *s = orr_cpu_scene(&host, NULL, &(orr_logger){.log = capture}, "unit");
+    CHECK(s != NULL);
     log_count = 0, last_log[0] = 0;
     return s;
 }

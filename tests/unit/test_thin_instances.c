@@ -1,9 +1,9 @@
 /* test_thin_instances.c — the CPU thin-instance model (orrery/instances.h,
  * src/scene/thin_instances.c) without a GPU: growth, swap-remove order,
  * versions, draw count without upload, dirty ranges, world bounds, misuse
- * and out-of-memory. The scene runs on a fake engine base (a context and a
- * scene list are all the scene module needs), with a counting logger and an
- * allocator that can be told to fail. */
+ * and out-of-memory. The scene runs on the CPU-scene fixture
+ * (tests/support/cpu_scene.h), with a counting logger and an allocator that
+ * can be told to fail. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "orrery/instances.h"
 #include "scene/scene_int.h"
+#include "support/cpu_scene.h"
 #include "scene/thin_int.h"
 
 #define PI 3.14159265358979323846
@@ -37,7 +38,7 @@ static void t_log(orr_log_level level, const char *message, void *user) {
 }
 
 typedef struct fixture {
-    orri_engine_base base;
+    orr_cpu_host host;
     orr_scene *scene;
     orr_mesh mesh;
 } fixture;
@@ -47,8 +48,9 @@ static void setup(fixture *f) {
     log_errors = 0;
     log_last[0] = 0;
     memset(f, 0, sizeof *f);
-    orri_ctx_init(&f->base.ctx, &(orr_allocator){t_alloc, t_realloc, t_free, NULL}, &(orr_logger){t_log, NULL});
-    CHECK(orr_scene_create((orr_engine *)&f->base, NULL, &f->scene) == ORR_OK);
+    f->scene = orr_cpu_scene(&f->host, &(orr_allocator){t_alloc, t_realloc, t_free, NULL}, &(orr_logger){t_log, NULL},
+                             "scene");
+    CHECK(f->scene != NULL);
     orr_geometry g;
     CHECK(orr_geometry_build_box(NULL, NULL, &g) == ORR_OK); /* unit box: [-0.5, 0.5]³ */
     f->mesh = orr_mesh_create(f->scene, &(orr_mesh_desc){.geometry = &g, .label = "box"});
