@@ -175,10 +175,10 @@ void orri_environment_gpu_release(orr_environment *env) {
 
 static orr_vec4f vec4f(orr_dvec3 v, double w) { return orr_dvec4_to_f32((orr_dvec4){v.x, v.y, v.z, w}); }
 
-/* A world position in the frame of the uploads: eye-relative (cells first)
- * under floating origin, absolute otherwise. */
-static orr_dvec3 in_upload_frame(const orri_view *v, orr_wpos p) {
-    return v->fo ? orr_wpos_sub(p, v->eye_w) : orr_wpos_to_dvec3(p);
+/* A world position in the frame of the uploads: the renderer's eye seam
+ * (eye-relative, cells first, under floating origin; absolute otherwise). */
+static orr_dvec3 in_upload_frame(const orr_environment *env, const orri_view *v, orr_wpos p) {
+    return orri_eye_wpos(env->engine, v, p);
 }
 
 static void common_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
@@ -195,7 +195,7 @@ static void common_block(orr_environment *env, orr_scene *s, const orri_view *v,
 static void sky_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
     common_block(env, s, v, b);
     /* Under floating origin the skybox follows the eye (translation 0). */
-    orr_dvec3 t = v->fo ? (orr_dvec3){0, 0, 0} : in_upload_frame(v, env->root);
+    orr_dvec3 t = v->fo ? (orr_dvec3){0, 0, 0} : in_upload_frame(env, v, env->root);
     double h = env->sizes.skybox_size * 0.5;
     b->world = orr_dmat4_to_f32(orr_dmat4_mul(orr_dmat4_translation(t), orr_dmat4_scaling((orr_dvec3){h, h, h})));
     uint32_t f = env->desc.skybox_infinite ? ORRI_BG_INFINITE : 0;
@@ -215,11 +215,11 @@ static void sky_block(orr_environment *env, orr_scene *s, const orri_view *v, or
 
 static void ground_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
     common_block(env, s, v, b);
-    orr_dvec3 t = in_upload_frame(v, env->root);
+    orr_dvec3 t = in_upload_frame(env, v, env->root);
     double g = env->sizes.ground_size;
     b->world = orr_dmat4_to_f32(orr_dmat4_mul(orr_dmat4_translation(t), orr_dmat4_scaling((orr_dvec3){g, 1, g})));
     /* Babylon.js leaves BackgroundMaterial.sceneCenter at the world origin. */
-    orr_dvec3 center = env->desc.babylon_ground_center ? in_upload_frame(v, (orr_wpos){{0, 0, 0}, {0, 0, 0}}) : t;
+    orr_dvec3 center = env->desc.babylon_ground_center ? in_upload_frame(env, v, (orr_wpos){{0, 0, 0}, {0, 0, 0}}) : t;
     b->center = vec4f(center, 1);
     orr_color3 c = env->desc.ground_color;
     b->primary = vec4f((orr_dvec3){c.r, c.g, c.b}, env->desc.ground_opacity);

@@ -26,17 +26,10 @@ static orr_mat4f pack_mesh_world(const orr_dmat4 *world, orr_cell3 cell, const o
     return orr_dmat4_to_f32(rel_world(world, cell, eye));
 }
 
-static uint64_t upload_key(uint64_t base, uint64_t camera_key) {
-    uint64_t h = base ^ (camera_key + 0x9e3779b97f4a7c15ull + (base << 6) + (base >> 2));
-    return h * 0x100000001b3ull;
-}
-
 const orr_large_world_module orr_floating_origin = {
     .magic = ORRI_LARGE_WORLD_MAGIC,
     .pack_mesh_world = pack_mesh_world,
     .relative_point = rel_point,
-    .relative_world = rel_world,
-    .upload_key = upload_key,
 };
 
 orr_wpos orr_floating_origin_offset(orr_scene *s) {

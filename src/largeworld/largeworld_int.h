@@ -11,14 +11,15 @@
 #define ORRI_LARGE_WORLD_MAGIC 0x4c574f52u /* "LWOR" */
 
 /* Where features that do not exist yet must plug in (seeds/000 "Wired
- * features"): every one reads the eye from orri_view (eye_w, fo) and makes
- * its uploads eye-relative through this table, keyed on the camera version:
+ * features"): every one makes its uploads eye-relative through the
+ * renderer's seam (src/render/eye.c, the table's only caller), keyed on the
+ * camera version:
  * - shadows: the light view/projection must be built eye-relative (light
  *   position through relative_point, caster worlds through pack_mesh_world),
  *   so the caster pass and the receiver shader share the frame;
  * - sprites / billboards: anchor positions through relative_point;
- * - backgrounds (src/background): skybox centred on the eye, ground fresnel
- *   centre through relative_point (done there);
+ * - backgrounds (src/background): skybox centred on the eye, ground and
+ *   fresnel centre through orri_eye_wpos (done);
  * - physics regions: the rebasing world (orrery/rebase.h) is the CPU side. */
 
 struct orr_large_world_module {
@@ -26,13 +27,9 @@ struct orr_large_world_module {
     /* Upload site 2: mesh world with the eye subtracted (cells as integers,
      * then float64) before the float32 store. */
     orr_mat4f (*pack_mesh_world)(const orr_dmat4 *world, orr_cell3 cell, const orr_wpos *eye);
-    /* A world-space point (lights, culling spheres) made eye-relative. */
+    /* A world-space point (lights, culling spheres, system blocks, the
+     * environment root) made eye-relative. */
     orr_dvec3 (*relative_point)(orr_dvec3 p, orr_cell3 cell, const orr_wpos *eye);
-    /* A world matrix made eye-relative in float64 (shader-material site 4). */
-    orr_dmat4 (*relative_world)(const orr_dmat4 *world, orr_cell3 cell, const orr_wpos *eye);
-    /* The renderable wrapper: an eye-relative upload's key also carries the
-     * active camera's identity and version, so a camera move re-packs. */
-    uint64_t (*upload_key)(uint64_t base, uint64_t camera_key);
 };
 
 #endif

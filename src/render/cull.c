@@ -77,7 +77,7 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         orr_dmat4 rs = *w;
         rs.m[12] = rs.m[13] = rs.m[14] = 0;
         c->mesh_world = orr_dmat4_to_f32(rs);
-        orr_dvec3 off = orri_upload_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n));
+        orr_dvec3 off = orri_eye_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n));
         orr_ds ox = orr_ds_split(off.x), oy = orr_ds_split(off.y), oz = orr_ds_split(off.z);
         c->offset_hi = (orr_vec4f){ox.hi, oy.hi, oz.hi, 0};
         c->offset_lo = (orr_vec4f){ox.lo, oy.lo, oz.lo, 0};

@@ -270,6 +270,15 @@ orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
 orr_result orri_texture_make_set(orr_engine *e, orri_texture *t);
 /* Destroys a texture's set, sampler and image (not its pool entry). */
 void orri_texture_release(orr_engine *e, orri_texture *t);
+/* eye.c — the one eye-relative seam (docs/architecture.md). Every upload of a
+ * world position (float64 + cell) goes through these, and nothing else calls
+ * the floating-origin table: under floating origin (v->fo, e->lw installed)
+ * the eye is subtracted, cells as integers first, then float64, before any
+ * float32 store; otherwise the position is absolute. */
+orr_dvec3 orri_eye_point(const orr_engine *e, const orri_view *v, orr_dvec3 p, orr_cell3 cell);
+orr_dvec3 orri_eye_wpos(const orr_engine *e, const orri_view *v, orr_wpos p);
+/* A mesh world for the float32 per-draw block (upload site 2). */
+orr_mat4f orri_eye_world_f32(const orr_engine *e, const orri_view *v, const orr_dmat4 *world, orr_cell3 cell);
 /* renderer.c, scene_gpu.c */
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd);
 void orri_scene_gpu_release(orr_scene *s);

@@ -29,7 +29,6 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s);
 orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s);
 
 /* update.c */
-orr_dvec3 orri_upload_point(const orr_engine *e, const orri_view *fv, orr_dvec3 p, orr_cell3 cell);
 void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orri_view *fv);
 orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl);
 orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,

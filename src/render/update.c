@@ -14,13 +14,6 @@
 
 /* ---- update: version-gated uploads -------------------------------------------- */
 
-/* A world-space point (in `cell`) in the upload frame: eye-relative through
- * the large-world module when the camera renders eye-relative, else absolute. */
-orr_dvec3 orri_upload_point(const orr_engine *e, const orri_view *fv, orr_dvec3 p, orr_cell3 cell) {
-    if (fv->fo && e->lw) return e->lw->relative_point(p, cell, &fv->eye_w);
-    return orr_dvec3_add(p, orr_cell3_diff_metres(cell, (orr_cell3){0, 0, 0}));
-}
-
 static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, orri_node *n, orri_gpu_light *out) {
     const orr_light_desc *d = &n->u.light.desc;
     const orr_dmat4 *w = orri_node_world(s, n, NULL);
@@ -34,7 +27,7 @@ static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, o
     case ORR_LIGHT_POINT:
     case ORR_LIGHT_SPOT: /* light offset: eye-relative under floating origin */
         out->position =
-            orri_pack_position(orri_upload_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n)), 0);
+            orri_pack_position(orri_eye_point(e, fv, orr_dmat4_get_translation(*w), orri_node_cell(s, n)), 0);
         break;
     }
     double cos_half = d->type == ORR_LIGHT_SPOT ? cos(d->angle * 0.5) : 0;
@@ -85,7 +78,7 @@ static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const 
     const orr_standard_material_desc *sm = &m->standard;
     orr_cell3 cell = orri_node_cell(s, n);
     /* Site 2: the mesh-world packer, eye-relative when the module is installed. */
-    o->world = e->lw ? e->lw->pack_mesh_world(world, cell, &fv->eye_w) : orri_pack_world(world, cell);
+    o->world = orri_eye_world_f32(e, fv, world, cell);
     orri_thin_instances *thin = orri_thin_of(n);
     if (thin && thin->positions) /* planetary: the culling pass writes the whole eye-relative world */
         o->world = orr_dmat4_to_f32(orr_dmat4_identity());
@@ -111,7 +104,7 @@ static void pack_system(const orr_engine *e, const orri_view *fv, const orr_dmat
      * own flag says so), from which world, worldView and worldViewProjection
      * all derive. */
     orr_dmat4 world = *world_in;
-    orr_dvec3 t = orri_upload_point(e, fv, orr_dmat4_get_translation(world), cell);
+    orr_dvec3 t = orri_eye_point(e, fv, orr_dmat4_get_translation(world), cell);
     world.m[12] = t.x, world.m[13] = t.y, world.m[14] = t.z;
     orr_dmat4 d[6];
     orri_shader_system_matrices(&world, &fv->view, &fv->proj, &fv->view_proj, d);
@@ -262,7 +255,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         orr_cell3 cell = orri_node_cell(s, n);
         /* The mesh translation in the upload frame, once: the culling sphere
          * (same frame as the planes) and the camera-only re-pack both use it. */
-        orr_dvec3 t_up = orri_upload_point(e, fv, orr_dmat4_get_translation(*world), cell);
+        orr_dvec3 t_up = orri_eye_point(e, fv, orr_dmat4_get_translation(*world), cell);
         const orr_dsphere *ls = &n->u.mesh.local_sphere;
         orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
                               ls->radius * orr_dmat4_max_scale(*world)};
@@ -283,7 +276,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
                 orr_dbox wb = orri_thin_world_box(s, n);
                 if (!orr_dbox_is_empty(wb)) {
                     orr_dsphere cs = orr_dsphere_from_box(wb);
-                    cs.center = orri_upload_point(e, fv, cs.center, cell);
+                    cs.center = orri_eye_point(e, fv, cs.center, cell);
                     vis = orr_frustum_test_sphere(&fv->frustum, cs);
                 }
             }
