@@ -89,17 +89,19 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
     c->info = (orri_uvec4){t->count, i * 5 + 1, paired ? (uint32_t)d->lod_to * 5 + 1 : 0, 0};
 }
 
-orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
-                               const orri_view *fv, VkCommandBuffer cmd) {
+/* Copies every changed thin-instance stream into its GPU buffers (between two
+ * barriers, only when something changed); counts the GPU-culled draws. */
+static orr_result upload_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, VkCommandBuffer cmd,
+                                   uint32_t *culled) {
     const VkPipelineStageFlags2 readers =
         VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     bool barrier = false;
-    uint32_t culled = 0;
+    *culled = 0;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         if (!d->thin) continue;
         orri_thin_instances *t = orri_thin_of(orri_pool_get(&s->nodes, d->node));
-        if (d->culled) culled++;
+        if (d->culled) (*culled)++;
         bool positions_stale = t->positions && d->thin->uploaded_positions != t->position_version;
         if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale)
             continue;
@@ -116,8 +118,13 @@ orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
         orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                             VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, readers,
                             VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    if (!culled) return ORR_OK;
-    /* Culling: reset each instance count, then one thread per instance. */
+    return ORR_OK;
+}
+
+/* Per GPU-culled draw: its buffers and set for this slot, its parameters,
+ * and its instance count (and its LOD partner's) reset to zero. */
+static orr_result prepare_culling(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                                  const orri_view *fv, VkCommandBuffer cmd) {
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         if (!d->culled) continue;
@@ -132,6 +139,17 @@ orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
             vkCmdFillBuffer(cmd, sl->indirect.buffer,
                             (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
     }
+    return ORR_OK;
+}
+
+orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                               const orri_view *fv, VkCommandBuffer cmd) {
+    uint32_t culled;
+    orr_result r = upload_instances(e, sg, s, cmd, &culled);
+    if (r != ORR_OK || !culled) return r;
+    /* Culling: reset each instance count, then one thread per instance. */
+    r = prepare_culling(e, sg, s, sl, slot, fv, cmd);
+    if (r != ORR_OK) return r;
     orri_memory_barrier(cmd,
                         VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                             VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,

@@ -531,6 +531,23 @@ orr_texture_info orr_texture_get_info(orr_engine *e, orr_texture texture) {
     return info;
 }
 
+/* One texel as read back, in the image's format, to float RGBA. */
+static void texel_to_float(orr_pixel_format format, const uint8_t *p, float rgba[4]) {
+    switch (format) {
+    case ORR_PIXEL_RGBA8:
+        for (int i = 0; i < 4; i++) rgba[i] = p[i] / 255.0f;
+        break;
+    case ORR_PIXEL_RGBA16F:
+        for (int i = 0; i < 4; i++) {
+            uint16_t h;
+            memcpy(&h, p + 2 * i, 2);
+            rgba[i] = orr_half_to_float(h);
+        }
+        break;
+    default: memcpy(rgba, p, 16); break;
+    }
+}
+
 orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t face, uint32_t mip, uint32_t x,
                                   uint32_t y, float rgba[4]) {
     if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
@@ -575,22 +592,7 @@ orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t f
         vkCmdPipelineBarrier2(cmd, &di);
         r = orri_immediate_end(gpu, cmd);
     }
-    if (r == ORR_OK) {
-        const uint8_t *p = rb.mapped;
-        switch (pixel_of(t->image.format)) {
-        case ORR_PIXEL_RGBA8:
-            for (int i = 0; i < 4; i++) rgba[i] = p[i] / 255.0f;
-            break;
-        case ORR_PIXEL_RGBA16F:
-            for (int i = 0; i < 4; i++) {
-                uint16_t h;
-                memcpy(&h, p + 2 * i, 2);
-                rgba[i] = orr_half_to_float(h);
-            }
-            break;
-        default: memcpy(rgba, p, 16); break;
-        }
-    }
+    if (r == ORR_OK) texel_to_float(pixel_of(t->image.format), rb.mapped, rgba);
     orri_buffer_destroy_now(gpu, &rb);
     return r;
 }

@@ -126,6 +126,31 @@ static void pack_user(const orri_shader_material *sm, uint8_t *dst) {
     }
 }
 
+/* Points the slot's scene and system sets at its (new) buffers. */
+static void write_slot_sets(orr_engine *e, orri_slot *sl) {
+    VkWriteDescriptorSet w[] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->scene_ubo.buffer, 0, sizeof(orri_gpu_scene)}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 1,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->objects.buffer, 0, VK_WHOLE_SIZE}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->sys_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
+    };
+    vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+}
+
 orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
     uint32_t need = sg->draw_count ? sg->draw_count : 1;
     const orr_allocator *a = &e->base.ctx.allocator;
@@ -168,27 +193,7 @@ orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slo
     sl->objects = objects, sl->sys = sys, sl->indirect = indirect, sl->uploaded = uploaded, sl->written = written;
     sl->cull_params = params;
     sl->object_capacity = cap;
-    VkWriteDescriptorSet w[] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->scene_set,
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->scene_ubo.buffer, 0, sizeof(orri_gpu_scene)}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->scene_set,
-         .dstBinding = 1,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->objects.buffer, 0, VK_WHOLE_SIZE}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->sys_set,
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
-    };
-    vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    write_slot_sets(e, sl);
     sl->recorded_epoch = 0; /* sets changed: re-record this slot */
     return ORR_OK;
 }
@@ -239,9 +244,61 @@ orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     return ORR_OK;
 }
 
+/* A draw's instance count when the culling pass writes it (the CPU writes 0
+ * into the arguments and leaves the count to the GPU). */
+#define COUNT_BY_GPU (UINT32_MAX - 1)
+
+/* The instance count of draw `d` this frame: the CPU's frustum test (a whole
+ * thin-instance cloud by its world bounds, in the upload frame), or
+ * COUNT_BY_GPU for GPU-culled draws and the LOD partners of GPU-culled ones. */
+static uint32_t draw_count(orr_engine *e, const orri_scene_gpu *sg, orr_scene *s, const orri_view *fv,
+                           const orri_draw *d, orri_node *n, orr_cell3 cell, orr_dsphere sphere) {
+    if (d->lod_from >= 0) return sg->draws[d->lod_from].culled ? COUNT_BY_GPU : 0; /* its source's far bucket */
+    if (d->culled) return COUNT_BY_GPU;
+    orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
+    if (!t) return orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
+    if (t->world_bounds) {
+        orr_dbox wb = orri_thin_world_box(s, n);
+        if (!orr_dbox_is_empty(wb)) {
+            orr_dsphere cs = orr_dsphere_from_box(wb);
+            cs.center = orri_eye_point(e, fv, cs.center, cell);
+            if (!orr_frustum_test_sphere(&fv->frustum, cs)) return 0;
+        }
+    }
+    return t->count;
+}
+
+/* Uploads draw i's block when its keys changed: world version, material
+ * version and, for uploads that depend on the eye (floating origin,
+ * shader-material system blocks), the camera's identity + version (the FO
+ * wrapper of seeds/000). When only the eye moved, only the eye-relative
+ * translation `t_up` is rewritten. */
+static void upload_draw(orr_engine *e, orri_slot *sl, const orri_view *fv, orr_scene *s, uint32_t i, const orri_draw *d,
+                        orri_node *n, orri_material *m, const orr_dmat4 *world, uint64_t wv, orr_cell3 cell,
+                        orr_dvec3 t_up) {
+    uint64_t *key = &sl->uploaded[3 * i];
+    bool eye_dep = d->shader || (e->lw && !d->planet);
+    uint64_t kc = eye_dep ? fv->camera_version : 0;
+    if (key[0] == wv && key[1] == m->version && key[2] == kc) return;
+    bool only_camera = key[0] == wv && key[1] == m->version;
+    key[0] = wv, key[1] = m->version, key[2] = kc;
+    uint8_t *sys = (uint8_t *)sl->sys.mapped + (size_t)i * ORRI_SHADER_STRIDE;
+    orri_gpu_object *object = (orri_gpu_object *)sl->objects.mapped + i;
+    if (d->shader) {
+        pack_system(e, fv, world, cell, sys);
+        pack_user(m->shader, sys + ORRI_SYS_BLOCK);
+        e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
+    } else if (only_camera) {
+        orr_vec4f p = orri_pack_position(t_up, 1);
+        object->world.m[12] = p.x, object->world.m[13] = p.y, object->world.m[14] = p.z;
+        e->gpu.bytes_uploaded += 3 * sizeof(float);
+    } else {
+        pack_object(e, fv, s, world, n, m, object);
+        e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
+    }
+}
+
 void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv) {
-    orri_gpu_object *objects = sl->objects.mapped;
-    uint8_t *sys = sl->sys.mapped;
     VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
     uint64_t visible_count = 0;
     bool gpu_counted = false;
@@ -264,55 +321,16 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         /* A LOD partner's own instances are placeholders: what it draws is
          * its source's far bucket, already counted with the source. */
         if (d->lod_from < 0) e->stats.instances_submitted += t ? t->count : 1;
-        uint32_t count;
-        if (d->lod_from >= 0) {
-            /* A LOD partner draws its source's far bucket, or nothing. */
-            count = sg->draws[d->lod_from].culled ? UINT32_MAX - 1 : 0;
-        } else if (d->culled) {
-            count = UINT32_MAX - 1; /* the culling pass writes the instance count */
-        } else if (t) {
-            bool vis = true;
-            if (t->world_bounds) { /* whole-cloud test, in the upload frame */
-                orr_dbox wb = orri_thin_world_box(s, n);
-                if (!orr_dbox_is_empty(wb)) {
-                    orr_dsphere cs = orr_dsphere_from_box(wb);
-                    cs.center = orri_eye_point(e, fv, cs.center, cell);
-                    vis = orr_frustum_test_sphere(&fv->frustum, cs);
-                }
-            }
-            count = vis ? t->count : 0;
-        } else {
-            count = orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
-        }
-        visible_count += count == UINT32_MAX - 1 ? 0 : count;
+        uint32_t count = draw_count(e, sg, s, fv, d, n, cell, sphere);
+        uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
+        visible_count += cpu_count;
         if (sl->written[i] != count) {
             orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
-            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, count == UINT32_MAX - 1 ? 0 : count, 0, 0, 0};
+            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, 0, 0, 0};
             sl->written[i] = count;
             e->gpu.bytes_uploaded += sizeof *args;
         }
-        /* Keys: world version, material version, and — for uploads that depend
-         * on the eye (floating origin, shader-material system blocks) — the
-         * camera's identity + version (the FO wrapper of seeds/000). */
-        uint64_t *key = &sl->uploaded[3 * i];
-        bool eye_dep = d->shader || (e->lw && !d->planet);
-        uint64_t kc = eye_dep ? fv->camera_version : 0;
-        if (key[0] == wv && key[1] == m->version && key[2] == kc) continue;
-        bool only_camera = key[0] == wv && key[1] == m->version;
-        key[0] = wv, key[1] = m->version, key[2] = kc;
-        if (d->shader) {
-            pack_system(e, fv, world, cell, sys + (size_t)i * ORRI_SHADER_STRIDE);
-            pack_user(m->shader, sys + (size_t)i * ORRI_SHADER_STRIDE + ORRI_SYS_BLOCK);
-            e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
-        } else if (only_camera) {
-            /* Only the eye moved: the eye-relative translation is all that changes. */
-            orr_vec4f p = orri_pack_position(t_up, 1);
-            objects[i].world.m[12] = p.x, objects[i].world.m[13] = p.y, objects[i].world.m[14] = p.z;
-            e->gpu.bytes_uploaded += 3 * sizeof(float);
-        } else {
-            pack_object(e, fv, s, world, n, m, &objects[i]);
-            e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
-        }
+        upload_draw(e, sl, fv, s, i, d, n, m, world, wv, cell, t_up);
     }
     /* Without GPU culling the count is this frame's; with it, the count of
      * the last frame whose GPU work is done (collect_visible). */
