@@ -203,7 +203,11 @@ async function main() {
         r.pixelStats = { meanRGB: +(sum / (n * 3)).toFixed(3), min: minV, max: maxV, pixelsWithAlphaNot255: alphaNot255 };
         r.timingMs.wallTotalIncludingPageLoad = Date.now() - t0;
         r.blockedRequests = blocked;
-        r.sharedAssetsDir = ASSETS_DIR;
+        // Relative to the repository when it is the checkout's assets/ (the
+        // JSON is committed); the sha256 in sharedAssetsServed identify the bytes.
+        const repoRel = ASSETS_DIR && path.relative(path.resolve(ROOT, '../..'), ASSETS_DIR);
+        r.sharedAssetsDir = repoRel && !repoRel.startsWith('..') && !path.isAbsolute(repoRel) ? repoRel
+                          : ASSETS_DIR ? 'outside the checkout' : null;
         r.sharedAssetsServed = servedAssets;
         r.consoleLog = log;
         r.chromium = browser.version();
