@@ -82,6 +82,8 @@ orr_dvec3 orr_dvec3_neg(orr_dvec3 a);
 double orr_dvec3_dot(orr_dvec3 a, orr_dvec3 b);
 orr_dvec3 orr_dvec3_cross(orr_dvec3 a, orr_dvec3 b);
 double orr_dvec3_length(orr_dvec3 a);
+/* No component is NaN or ±infinity. */
+bool orr_dvec3_is_finite(orr_dvec3 a);
 double orr_dvec3_distance(orr_dvec3 a, orr_dvec3 b);
 /* Returns a unit vector; the zero vector stays zero. */
 orr_dvec3 orr_dvec3_normalize(orr_dvec3 a);

@@ -27,6 +27,8 @@ orr_dvec3 orr_dvec3_cross(orr_dvec3 a, orr_dvec3 b) {
 
 double orr_dvec3_length(orr_dvec3 a) { return sqrt(orr_dvec3_dot(a, a)); }
 
+bool orr_dvec3_is_finite(orr_dvec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
 double orr_dvec3_distance(orr_dvec3 a, orr_dvec3 b) { return orr_dvec3_length(orr_dvec3_sub(a, b)); }
 
 orr_dvec3 orr_dvec3_normalize(orr_dvec3 a) {

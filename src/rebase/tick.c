@@ -11,8 +11,6 @@
 
 #include "rebase/rebase_int.h"
 
-static bool finite3(orr_dvec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-
 static void shift_array(const orri_rebase_array *a, orr_dvec3 d) {
     unsigned char *p = a->data;
     for (size_t i = 0; i < a->count; i++, p += a->stride) {
@@ -66,7 +64,7 @@ static orr_result refuse_if_busy(orr_rebase_world *w, const char *fn) {
 }
 
 static orr_result check_focus(orr_rebase_world *w, const char *fn, orr_dvec3 focus) {
-    if (finite3(focus)) return ORR_OK;
+    if (orr_dvec3_is_finite(focus)) return ORR_OK;
     orri_misuse(&w->ctx, ORRI_MSG_BAD_VALUE, "%s on '%s': focus (%g, %g, %g) is not finite; nothing changed", fn,
                 w->label, focus.x, focus.y, focus.z);
     return ORR_ERROR_INVALID_ARGUMENT;

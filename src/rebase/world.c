@@ -7,8 +7,6 @@
 
 #include "rebase/rebase_int.h"
 
-static bool finite3(orr_dvec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-
 orr_result orr_rebase_create(const orr_rebase_desc *desc, orr_rebase_world **out) {
     if (!out) {
         orri_misuse(NULL, ORRI_MSG_BAD_VALUE, "orr_rebase_create: out is NULL");
@@ -16,7 +14,7 @@ orr_result orr_rebase_create(const orr_rebase_desc *desc, orr_rebase_world **out
     }
     *out = NULL;
     orr_rebase_desc d = desc ? *desc : (orr_rebase_desc){0};
-    if (!(d.threshold >= 0) || !isfinite(d.threshold) || !finite3(d.origin)) {
+    if (!(d.threshold >= 0) || !isfinite(d.threshold) || !orr_dvec3_is_finite(d.origin)) {
         orri_misuse(NULL, ORRI_MSG_BAD_VALUE,
                     "orr_rebase_create: threshold must be finite and >= 0 (0 = default) and origin finite");
         return ORR_ERROR_INVALID_ARGUMENT;

@@ -42,7 +42,6 @@ static const double DEFAULT_FOV = 0.8, DEFAULT_NEAR = 1.0, DEFAULT_FAR = 10000.0
 static const double FORWARD_Z = ORR_RIGHT_HANDED ? -1.0 : 1.0;
 
 static bool is_zero(orr_dvec3 v) { return v.x == 0 && v.y == 0 && v.z == 0; }
-static bool is_finite3(orr_dvec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
 
 /* ---- parameters: defaults and checks, one place for descs and setters ------------------ */
 
@@ -58,7 +57,7 @@ static bool fov_ok(double fov) { return fov > 0 && fov < PI; }
 /* Zero = +Y; stored normalised (scaled by its largest component first, so
  * that no finite vector under- or overflows). False when not finite. */
 static bool resolve_up(orr_dvec3 up, orr_dvec3 *out) {
-    if (!is_finite3(up)) return false;
+    if (!orr_dvec3_is_finite(up)) return false;
     double m = fmax(fabs(up.x), fmax(fabs(up.y), fabs(up.z)));
     *out = m == 0 ? (orr_dvec3){0, 1, 0} : orr_dvec3_normalize((orr_dvec3){up.x / m, up.y / m, up.z / m});
     return true;
@@ -181,7 +180,7 @@ orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .target and .rotation both given; a camera aims by one", what);
         return (orr_camera){0};
     }
-    if (!is_finite3(d.position) || !is_finite3(d.target) || !is_finite3(d.rotation)) {
+    if (!orr_dvec3_is_finite(d.position) || !orr_dvec3_is_finite(d.target) || !orr_dvec3_is_finite(d.rotation)) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .position, .target or .rotation is not finite", what);
         return (orr_camera){0};
     }

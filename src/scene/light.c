@@ -29,7 +29,7 @@ static bool finite_color(orr_color3 c) { return isfinite(c.r) && isfinite(c.g) &
  * falloff); one NaN would reach every lit pixel. */
 static bool desc_ok(orr_scene *s, const orr_light_desc *d, const char *what) {
     if (!d) return true;
-    if (orri_finite3(d->position) && orri_finite3(d->direction) && finite_color(d->diffuse) &&
+    if (orr_dvec3_is_finite(d->position) && orr_dvec3_is_finite(d->direction) && finite_color(d->diffuse) &&
         finite_color(d->specular) && finite_color(d->ground_color) && isfinite(d->intensity) && !isnan(d->range) &&
         d->range != -INFINITY && isfinite(d->angle) && isfinite(d->exponent))
         return true;

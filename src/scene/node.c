@@ -9,7 +9,7 @@
 uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc *desc, orri_node **out) {
     orr_node_desc d = desc ? *desc : (orr_node_desc){0};
     if (d.parent.id && !orri_node_get(s, d.parent.id, "node create (parent)")) return 0;
-    if (!orri_finite3(d.position) || !orri_finite3(d.rotation) || !orri_finite3(d.scaling)) {
+    if (!orr_dvec3_is_finite(d.position) || !orr_dvec3_is_finite(d.rotation) || !orr_dvec3_is_finite(d.scaling)) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "node create ('%s'): .position, .rotation or .scaling is not finite",
                     d.label ? d.label : "node");
         return 0;
@@ -96,7 +96,7 @@ static void no_camera_hook(orri_node *n) { (void)n; }
     void fn(orr_scene *s, orr_node node, type v) {                                                                 \
         orri_node *n = orri_node_get(s, node.id, #fn);                                                             \
         if (!n) return;                                                                                            \
-        if (!orri_finite3(v)) {                                                                                    \
+        if (!orr_dvec3_is_finite(v)) {                                                                             \
             orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, #fn ": '%s': (%g, %g, %g) is not finite; unchanged", n->label, \
                         v.x, v.y, v.z);                                                                            \
             return;                                                                                                \

@@ -158,8 +158,6 @@ struct orri_engine_base {
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
 
-static inline bool orri_finite3(orr_dvec3 v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
-
 /* Runs the before-render callbacks (scene.c: removal during the pass). */
 void orri_scene_run_before_render(orr_scene *s);
 

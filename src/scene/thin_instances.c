@@ -742,7 +742,7 @@ orr_result orr_instances_set_positions(orr_scene *s, orr_mesh mesh, const orr_dv
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     for (uint32_t i = 0; i < count; i++)
-        if (!isfinite(positions[i].x) || !isfinite(positions[i].y) || !isfinite(positions[i].z)) {
+        if (!orr_dvec3_is_finite(positions[i])) {
             orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: position %u is not finite", what, i);
             return ORR_ERROR_INVALID_ARGUMENT;
         }

@@ -99,6 +99,13 @@ TEST(vec3_length_normalize) {
     CHECK(z.x == 0.0 && z.y == 0.0 && z.z == 0.0); /* not NaN */
 }
 
+TEST(vec3_is_finite) {
+    CHECK(orr_dvec3_is_finite(v3(1e308, -1e308, 0)));
+    CHECK(!orr_dvec3_is_finite(v3(NAN, 0, 0)));
+    CHECK(!orr_dvec3_is_finite(v3(0, INFINITY, 0)));
+    CHECK(!orr_dvec3_is_finite(v3(0, 0, -INFINITY)));
+}
+
 TEST(vec3_lerp_endpoints_exact) {
     orr_dvec3 a = v3(0.1, 1e15, -3), b = v3(0.7, -2, 1e-300);
     CHECK(vec_diff(orr_dvec3_lerp(a, b, 0.0), a) == 0.0);
