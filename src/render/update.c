@@ -252,10 +252,10 @@ orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
  * thin-instance cloud by its world bounds, in the upload frame), or
  * COUNT_BY_GPU for GPU-culled draws and the LOD partners of GPU-culled ones. */
 static uint32_t draw_count(orr_engine *e, const orri_scene_gpu *sg, orr_scene *s, const orri_view *fv,
-                           const orri_draw *d, orri_node *n, orr_cell3 cell, orr_dsphere sphere) {
+                           const orri_draw *d, orri_node *n, const orri_thin_instances *t, orr_cell3 cell,
+                           orr_dsphere sphere) {
     if (d->lod_from >= 0) return sg->draws[d->lod_from].culled ? COUNT_BY_GPU : 0; /* its source's far bucket */
     if (d->culled) return COUNT_BY_GPU;
-    orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
     if (!t) return orr_frustum_test_sphere(&fv->frustum, sphere) ? 1 : 0;
     if (t->world_bounds) {
         orr_dbox wb = orri_thin_world_box(s, n);
@@ -321,7 +321,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         /* A LOD partner's own instances are placeholders: what it draws is
          * its source's far bucket, already counted with the source. */
         if (d->lod_from < 0) e->stats.instances_submitted += t ? t->count : 1;
-        uint32_t count = draw_count(e, sg, s, fv, d, n, cell, sphere);
+        uint32_t count = draw_count(e, sg, s, fv, d, n, t, cell, sphere);
         uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
         visible_count += cpu_count;
         if (sl->written[i] != count) {
