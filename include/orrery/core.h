@@ -9,6 +9,7 @@
 #ifndef ORRERY_CORE_H
 #define ORRERY_CORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,42 @@ typedef enum orr_result {
     ORR_ERROR_LIMIT_REACHED,  /* a documented fixed limit (its message names it), not memory */
     ORR_RESULT_COUNT_
 } orr_result;
+
+/* Descs and their defaults — one pattern for every desc in the library.
+ *
+ * Every create and set call takes a `const orr_X_desc *` whose all-zero value
+ * means "the defaults" (Babylon.js's, where Babylon.js has one), written with
+ * designated initializers. A field whose zero is its default is a plain field.
+ * A field whose zero would be a legal value different from its default (an
+ * alpha of 0, a black colour, a switch that is on by default) is an optional:
+ * `{ set, value }`, zero meaning "not set: the default". Set one with the
+ * ORR_F64 / ORR_ON / ORR_OFF macros (ORR_RGB / ORR_RGBA in scene.h):
+ *
+ *     orr_standard_material_desc d = { .alpha = ORR_F64(0.5), .fog = ORR_OFF };
+ *
+ * There are no `_set` flags and no negated booleans. Each desc is resolved in
+ * one function, and `orr_X_desc_defaults(desc)` returns the resolved copy
+ * (every optional set) for programs that want to see what a zero means. */
+typedef struct orr_opt_f64 {
+    bool set;
+    double value;
+} orr_opt_f64;
+typedef struct orr_opt_bool {
+    bool set;
+    bool value;
+} orr_opt_bool;
+
+#ifdef __cplusplus
+#define ORR_LITERAL_(T) T
+#else
+#define ORR_LITERAL_(T) (T)
+#endif
+#define ORR_F64(x) (ORR_LITERAL_(orr_opt_f64){true, (double)(x)})
+#define ORR_ON (ORR_LITERAL_(orr_opt_bool){true, true})
+#define ORR_OFF (ORR_LITERAL_(orr_opt_bool){true, false})
+/* The value of an optional, or `fallback` when it is not set. */
+static inline double orr_opt_f64_or(orr_opt_f64 o, double fallback) { return o.set ? o.value : fallback; }
+static inline bool orr_opt_bool_or(orr_opt_bool o, bool fallback) { return o.set ? o.value : fallback; }
 
 /* Static string naming a result ("ORR_ERROR_DEVICE_LOST: ..."). */
 const char *orr_result_string(orr_result r);

@@ -65,6 +65,17 @@ typedef struct orr_color3 {
 typedef struct orr_color4 {
     double r, g, b, a;
 } orr_color4;
+/* Optional colours (core.h, "Descs and their defaults"): zero = not set. */
+typedef struct orr_opt_color3 {
+    bool set;
+    orr_color3 value;
+} orr_opt_color3;
+typedef struct orr_opt_color4 {
+    bool set;
+    orr_color4 value;
+} orr_opt_color4;
+#define ORR_RGB(r_, g_, b_) (ORR_LITERAL_(orr_opt_color3){true, {(r_), (g_), (b_)}})
+#define ORR_RGBA(r_, g_, b_, a_) (ORR_LITERAL_(orr_opt_color4){true, {(r_), (g_), (b_), (a_)}})
 
 typedef enum orr_fog_mode {
     ORR_FOG_NONE = 0,
