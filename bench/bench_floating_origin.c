@@ -40,7 +40,7 @@ static orr_scene *build(orr_engine *e, int n, orr_camera *cam) {
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {o, 10, o}});
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {0.8, 0.5, 0.3}});
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.8, 0.5, 0.3)});
     for (int i = 0; i < n; i++)
         orr_mesh_create(
             s, &(orr_mesh_desc){.geometry = &g,

@@ -132,8 +132,7 @@ static bench_scene make_scene(orr_engine *e, const float *mats, uint32_t n, bool
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
     orr_material m = orr_standard_material_create(
-        b.s, &(orr_standard_material_desc){.diffuse = diffuse,
-                                           .diffuse_set = true,
+        b.s, &(orr_standard_material_desc){.diffuse = {true, diffuse},
                                            .disable_lighting = unlit,
                                            .emissive = unlit ? diffuse : (orr_color3){0, 0, 0}});
     b.mesh = orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = &g, .material = m});
@@ -141,7 +140,8 @@ static bench_scene make_scene(orr_engine *e, const float *mats, uint32_t n, bool
     if (orr_instances_set(b.s, b.mesh, mats, n) != ORR_OK) die("instances", e);
     orr_instances_enable_gpu_culling(b.s, b.mesh, culled);
     b.cam = orr_camera_create_free(
-        b.s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target_set = true, .fov = 0.8, .near = 1, .far = 1e5});
+        b.s, &(orr_free_camera_desc){
+                 .position = {0, 0, -10}, .target = ORR_DVEC3(0, 0, 0), .fov = 0.8, .near = 1, .far = 1e5});
     return b;
 }
 
@@ -736,8 +736,7 @@ static void bench_cpu(const opts *o) {
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = light_dir});
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
-    orr_material m =
-        orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = diffuse, .diffuse_set = true});
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {true, diffuse}});
     uint32_t M = o->cpu_meshes, K = o->cpu_inst, side = 1, ks = 1;
     while (side * side < M) side++;
     while (ks * ks < K) ks++;
@@ -753,8 +752,9 @@ static void bench_cpu(const opts *o) {
     orr_geometry_free(&g);
     double ext = side * cell;
     orr_camera_create_free(
-        s, &(orr_free_camera_desc){
-               .position = {0, ext * 0.9, -ext * 0.9}, .target_set = true, .fov = 0.8, .near = 1, .far = 1e5});
+        s,
+        &(orr_free_camera_desc){
+            .position = {0, ext * 0.9, -ext * 0.9}, .target = ORR_DVEC3(0, 0, 0), .fov = 0.8, .near = 1, .far = 1e5});
     block b = run_orrery(e, s, o->warm, o->frames, NULL, NULL);
     orr_stats st = orr_query_stats(e);
     printf("\n## CPU: static scene of %u instanced meshes x %u thin instances, %d frames, device %s\n\n", M, K,

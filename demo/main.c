@@ -43,15 +43,14 @@ static orr_mesh add(orr_scene *s, orr_result (*build)(const void *, const orr_al
 
 static orr_material std_mat(orr_scene *s, orr_color3 diffuse, orr_color3 specular, const char *label) {
     return orr_standard_material_create(
-        s,
-        &(orr_standard_material_desc){.diffuse = diffuse, .specular = specular, .specular_set = true, .label = label});
+        s, &(orr_standard_material_desc){.diffuse = {true, diffuse}, .specular = {true, specular}, .label = label});
 }
 
 /* 200 × 200 thin instances around the plaza, culled on the GPU; beyond 90 m
  * (dithered over 20 m) a coarse sphere stands in for the box. */
 static void add_instance_field(orr_scene *s) {
     orr_material m = orr_standard_material_create(
-        s, &(orr_standard_material_desc){.specular = {0.2, 0.2, 0.2}, .specular_set = true, .label = "field"});
+        s, &(orr_standard_material_desc){.specular = ORR_RGB(0.2, 0.2, 0.2), .label = "field"});
     orr_mesh box =
         add(s, BUILD(orr_geometry_build_box), &(orr_box_desc){.size = 0.8}, (orr_dvec3){0, 0.4, 0}, m, "field box");
     orr_mesh far = add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.segments = 3, .diameter = 0.9},
@@ -90,16 +89,16 @@ static orr_camera build_showcase(orr_scene *s) {
                                                                                .label = "camera"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
                                           .direction = {0, 1, 0},
-                                          .intensity = 0.4,
+                                          .intensity = ORR_F64(0.4),
                                           .ground_color = {0.05, 0.05, 0.1},
                                           .label = "sky"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
                                           .direction = {-0.4, -1, -0.2},
-                                          .specular = {0.3, 0.3, 0.3},
+                                          .specular = ORR_RGB(0.3, 0.3, 0.3),
                                           .label = "sun"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
                                           .position = at(-8, 3, -8),
-                                          .diffuse = {1, 0.6, 0.2},
+                                          .diffuse = ORR_RGB(1, 0.6, 0.2),
                                           .range = 14,
                                           .label = "lamp"});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
@@ -107,7 +106,7 @@ static orr_camera build_showcase(orr_scene *s) {
                                           .direction = {0, -1, 0},
                                           .angle = 1.2,
                                           .exponent = 4,
-                                          .diffuse = {0.3, 0.5, 1},
+                                          .diffuse = ORR_RGB(0.3, 0.5, 1),
                                           .label = "spot"});
     add(s, BUILD(orr_geometry_build_ground), &(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 8},
         (orr_dvec3){0, 0, 0}, std_mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0.2, 0.2, 0.2}, "ground"),
@@ -122,10 +121,9 @@ static orr_camera build_showcase(orr_scene *s) {
                 add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.diameter = 1.4},
                     (orr_dvec3){(i - 2) * 4.0, 1, (j - 2) * 4.0}, m, "sphere");
         }
-    orr_material pillar = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {0.9, 0.5, 0.2},
-                                                                                        .emissive = {0.1, 0.05, 0.02},
-                                                                                        .specular = {0.6, 0.6, 0.6},
-                                                                                        .specular_set = true});
+    orr_material pillar = orr_standard_material_create(
+        s, &(orr_standard_material_desc){
+               .diffuse = ORR_RGB(0.9, 0.5, 0.2), .emissive = {0.1, 0.05, 0.02}, .specular = ORR_RGB(0.6, 0.6, 0.6)});
     orr_mesh p = add(s, BUILD(orr_geometry_build_box), NULL, (orr_dvec3){0, 2, 0}, pillar, "pillar");
     orr_node_set_scaling(s, orr_mesh_node(p), (orr_dvec3){0.8, 4, 0.8});
     orr_mesh torus =
@@ -133,12 +131,12 @@ static orr_camera build_showcase(orr_scene *s) {
             (orr_dvec3){0, 4.5, 0}, std_mat(s, (orr_color3){0.2, 0.8, 0.9}, (orr_color3){1, 1, 1}, "torus"), "torus");
     orr_node_set_rotation(s, orr_mesh_node(torus), (orr_dvec3){0.5, 0, 0.3});
     orr_material glass = orr_standard_material_create(
-        s,
-        &(orr_standard_material_desc){.diffuse = {0.6, 0.8, 1.0}, .alpha = 0.45, .alpha_set = true, .label = "glass"});
+        s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.6, 0.8, 1.0), .alpha = ORR_F64(0.45), .label = "glass"});
     add(s, BUILD(orr_geometry_build_cylinder), &(orr_cylinder_desc){.height = 5, .diameter = 2.5, .tessellation = 48},
         (orr_dvec3){10, 2.5, -10}, glass, "glass cylinder");
     add_instance_field(s);
-    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.0025, .color = {0.62, 0.68, 0.78}});
+    orr_scene_set_fog(s,
+                      &(orr_fog){.mode = ORR_FOG_EXP2, .density = ORR_F64(0.0025), .color = ORR_RGB(0.62, 0.68, 0.78)});
     return camera;
 }
 
@@ -291,7 +289,8 @@ int main(int argc, char **argv) {
     }
     orr_scene *scene;
     orr_camera camera = {0};
-    r = orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}, .label = "showcase"}, &scene);
+    r = orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.05, 0.05, 0.08, 1), .label = "showcase"},
+                         &scene);
     if (r == ORR_OK) camera = build_showcase(scene);
     if (r == ORR_OK) add_environment(engine, scene);
     orr_window *win = NULL;

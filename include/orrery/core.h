@@ -46,6 +46,10 @@ typedef enum orr_result {
  *
  *     orr_standard_material_desc d = { .alpha = ORR_F64(0.5), .fog = ORR_OFF };
  *
+ * From a variable: `.diffuse = { true, colour }`. Build with -Wall: a vector
+ * written `.target = { 0, 1, 0 }` for an optional field would fill `.set`
+ * from its first number (gcc and clang warn: -Wmissing-braces).
+ *
  * There are no `_set` flags and no negated booleans. Each desc is resolved in
  * one function, and `orr_X_desc_defaults(desc)` returns the resolved copy
  * (every optional set) for programs that want to see what a zero means. */
@@ -67,8 +71,8 @@ typedef struct orr_opt_bool {
 #define ORR_ON (ORR_LITERAL_(orr_opt_bool){true, true})
 #define ORR_OFF (ORR_LITERAL_(orr_opt_bool){true, false})
 /* The value of an optional, or `fallback` when it is not set. */
-static inline double orr_opt_f64_or(orr_opt_f64 o, double fallback) { return o.set ? o.value : fallback; }
-static inline bool orr_opt_bool_or(orr_opt_bool o, bool fallback) { return o.set ? o.value : fallback; }
+double orr_opt_f64_or(orr_opt_f64 o, double fallback);
+bool orr_opt_bool_or(orr_opt_bool o, bool fallback);
 
 /* Static string naming a result ("ORR_ERROR_DEVICE_LOST: ..."). */
 const char *orr_result_string(orr_result r);

@@ -142,20 +142,24 @@ orr_result orr_texture_read_texel(orr_engine *engine, orr_texture texture, uint3
 /* ---- image processing ------------------------------------------------------------------ */
 
 typedef enum orr_tone_mapping {
-    ORR_TONE_MAPPING_NONE = 0,
-    ORR_TONE_MAPPING_STANDARD = 1, /* 1 − exp2(−1.590579 · c) */
-    ORR_TONE_MAPPING_ACES = 2,     /* Babylon.js ACESFitted */
+    ORR_TONE_MAPPING_DEFAULT = 0,  /* STANDARD */
+    ORR_TONE_MAPPING_NONE = 1,     /* clamp only */
+    ORR_TONE_MAPPING_STANDARD = 2, /* 1 − exp2(−1.590579 · c) */
+    ORR_TONE_MAPPING_ACES = 3,     /* Babylon.js ACESFitted */
 } orr_tone_mapping;
 
+/* Babylon.js ImageProcessingConfiguration as createDefaultEnvironment sets
+ * it up: zero fields mean exposure 0.8, contrast 1.2, STANDARD tone mapping.
+ * Babylon.js's plain defaults are exposure 1, contrast 1, no tone mapping:
+ * { ORR_F64(1), ORR_F64(1), ORR_TONE_MAPPING_NONE }. */
 typedef struct orr_image_processing {
-    double exposure; /* default 1 unless exposure_set */
-    double contrast; /* default 1 unless contrast_set */
-    bool exposure_set, contrast_set;
+    orr_opt_f64 exposure; /* default 0.8 */
+    orr_opt_f64 contrast; /* default 1.2 */
     orr_tone_mapping tone_mapping;
 } orr_image_processing;
 
 /* The GPU formula on the CPU, in float64 (for tests): linear colour in,
- * display colour in [0, 1] out. */
+ * display colour in [0, 1] out. `ip` resolved as above (NULL: all defaults). */
 orr_color3 orr_image_processing_apply(const orr_image_processing *ip, orr_color3 linear);
 
 /* ---- the environment ------------------------------------------------------------------- */
@@ -169,25 +173,21 @@ typedef enum orr_skybox_kind {
 } orr_skybox_kind;
 
 typedef struct orr_environment_desc {
-    bool skip_skybox, skip_ground;
+    orr_opt_bool skybox, ground;     /* Babylon.js createSkybox / createGround, default on */
     double ground_size, skybox_size; /* before auto sizing; 0: 15 and 20 */
-    bool no_size_auto;               /* Babylon sizeAuto = false: sizes and root as given */
-    orr_dvec3 root_position;         /* used when no_size_auto or for an empty scene */
-    double ground_y_bias;            /* default 1e-5 unless ground_y_bias_set */
-    bool ground_y_bias_set;
-    orr_texture ground_texture; /* 2D, alpha used; 0: 1×1 white */
-    orr_texture skybox_texture; /* cube; 0: solid colour (BACKGROUND kind) */
+    orr_opt_bool size_auto;          /* Babylon.js sizeAuto, default on; off: sizes and root as given */
+    orr_dvec3 root_position;         /* used when size_auto is off or for an empty scene */
+    orr_opt_f64 ground_y_bias;       /* default 1e-5 */
+    orr_texture ground_texture;      /* 2D, alpha used; 0: 1×1 white */
+    orr_texture skybox_texture;      /* cube; 0: solid colour (BACKGROUND kind) */
     orr_skybox_kind skybox_kind;
     /* Primary colours; default (0.2, 0.2, 0.3) to linear (pow 2.2) × 3, as
      * createDefaultEnvironment; the HDR and STANDARD kinds ignore skybox_color. */
-    orr_color3 ground_color, skybox_color;
-    bool ground_color_set, skybox_color_set;
-    double ground_opacity; /* default 0.9 unless ground_opacity_set */
-    bool ground_opacity_set;
-    bool no_noise;                         /* Babylon enableNoise = false */
+    orr_opt_color3 ground_color, skybox_color;
+    orr_opt_f64 ground_opacity;            /* default 0.9 */
+    orr_opt_bool noise;                    /* Babylon.js enableNoise, default on */
     orr_image_processing image_processing; /* default exposure 0.8, contrast 1.2, STANDARD */
-    bool image_processing_set;
-    bool skybox_infinite; /* infinite distance: ignores the far plane */
+    bool skybox_infinite;                  /* infinite distance: ignores the far plane */
     /* Emulates Babylon.js: the ground's fresnel centre is the world origin
      * (BackgroundMaterial.sceneCenter never set), so the ground fades out far
      * from the origin. For comparisons and tests only. */
@@ -202,6 +202,9 @@ typedef struct orr_environment_sizes {
 } orr_environment_sizes;
 
 /* The sizes orr_environment_create would use now (CPU only, no GPU). */
+/* The desc as orr_environment_create resolves it (before sizing): every
+ * optional set, image processing resolved (NULL: the defaults). */
+orr_environment_desc orr_environment_desc_defaults(const orr_environment_desc *desc);
 orr_environment_sizes orr_environment_compute_sizes(orr_scene *scene, const orr_environment_desc *desc);
 /* Sets up the skybox and ground on `scene` (one render plugin). Textures are
  * referenced, not copied: keep them alive (or set owns_textures). Sizes are

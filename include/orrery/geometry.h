@@ -78,11 +78,12 @@ typedef struct orr_plane_desc {
     double size, width, height;
 } orr_plane_desc;
 /* MeshBuilder.CreateCylinder: height 2, diameter_top/bottom 1 (diameter sets
- * both when > 0), tessellation 24, subdivisions 1, caps on unless no_caps. */
+ * both when > 0), tessellation 24, subdivisions 1, caps on (.caps = ORR_OFF
+ * for an open tube). */
 typedef struct orr_cylinder_desc {
     double height, diameter, diameter_top, diameter_bottom;
     int tessellation, subdivisions;
-    int no_caps;
+    orr_opt_bool caps;
 } orr_cylinder_desc;
 /* MeshBuilder.CreateTorus: diameter 1, thickness 0.5, tessellation 16. */
 typedef struct orr_torus_desc {

@@ -78,23 +78,22 @@ orr_result orr_texture_load_file(orr_engine *engine, const char *path, const orr
 void orr_texture_destroy(orr_engine *engine, orr_texture texture);
 
 typedef struct orr_standard_material_desc {
-    orr_color3 diffuse; /* default (1, 1, 1) unless diffuse_set */
-    bool diffuse_set;
-    orr_color3 specular; /* default (1, 1, 1) unless specular_set */
-    bool specular_set;
-    double specular_power; /* default 64 */
-    orr_color3 emissive;   /* default black */
-    orr_color3 ambient;    /* default black (× scene ambient colour) */
-    double alpha;          /* default 1 unless alpha_set */
-    bool alpha_set;
+    orr_opt_color3 diffuse;      /* default (1, 1, 1) */
+    orr_opt_color3 specular;     /* default (1, 1, 1) */
+    double specular_power;       /* default 64 */
+    orr_color3 emissive;         /* default black */
+    orr_color3 ambient;          /* default black (× scene ambient colour) */
+    orr_opt_f64 alpha;           /* default 1 */
     orr_texture diffuse_texture; /* 0: none */
-    bool disable_lighting;     /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
-    bool no_back_face_culling; /* Babylon.js backFaceCulling = false */
-    bool no_fog;               /* Babylon.js fogEnabled = false */
+    bool disable_lighting; /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
+    orr_opt_bool back_face_culling; /* Babylon.js backFaceCulling, default on */
+    orr_opt_bool fog;               /* Babylon.js fogEnabled, default on */
     const char *label;
 } orr_standard_material_desc;
 
 orr_material orr_standard_material_create(orr_scene *scene, const orr_standard_material_desc *desc);
+/* The desc as the create resolves it: every optional set (NULL: the defaults). */
+orr_standard_material_desc orr_standard_material_desc_defaults(const orr_standard_material_desc *desc);
 /* Replaces the parameters; bumps the material version (no re-record). */
 void orr_standard_material_set(orr_scene *scene, orr_material m, const orr_standard_material_desc *desc);
 orr_standard_material_desc orr_standard_material_get(const orr_scene *scene, orr_material m);
@@ -118,10 +117,10 @@ typedef struct orr_shader_material_desc {
         orr_uniform_type type;
     } uniforms[ORR_SHADER_MAX_UNIFORMS];
     const char *textures[ORR_SHADER_MAX_TEXTURES]; /* sampler2D names */
-    bool no_back_face_culling;
-    bool alpha_blend;            /* transparent pass, blended, sorted */
-    bool thin_instances;         /* also compile the thin-instance variant */
-    bool ignore_instance_colors; /* getFinalColor() = vec4(1) for instanced draws */
+    orr_opt_bool back_face_culling;                /* default on */
+    bool alpha_blend;                              /* transparent pass, blended, sorted */
+    bool thin_instances;                           /* also compile the thin-instance variant */
+    bool ignore_instance_colors;                   /* getFinalColor() = vec4(1) for instanced draws */
     const char *label;
 } orr_shader_material_desc;
 

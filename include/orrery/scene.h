@@ -76,6 +76,12 @@ typedef struct orr_opt_color4 {
 } orr_opt_color4;
 #define ORR_RGB(r_, g_, b_) (ORR_LITERAL_(orr_opt_color3){true, {(r_), (g_), (b_)}})
 #define ORR_RGBA(r_, g_, b_, a_) (ORR_LITERAL_(orr_opt_color4){true, {(r_), (g_), (b_), (a_)}})
+/* An optional vector: .target = ORR_DVEC3(0, 0, 0) aims at the origin. */
+typedef struct orr_opt_dvec3 {
+    bool set;
+    orr_dvec3 value;
+} orr_opt_dvec3;
+#define ORR_DVEC3(x_, y_, z_) (ORR_LITERAL_(orr_opt_dvec3){true, {(x_), (y_), (z_)}})
 
 typedef enum orr_fog_mode {
     ORR_FOG_NONE = 0,
@@ -86,15 +92,14 @@ typedef enum orr_fog_mode {
 
 typedef struct orr_fog {
     orr_fog_mode mode;
-    orr_color3 color;  /* default Babylon.js (0.2, 0.2, 0.3) */
-    double density;    /* default 0.1 */
-    double start, end; /* default 0 and 1000 */
+    orr_opt_color3 color; /* default Babylon.js (0.2, 0.2, 0.3) */
+    orr_opt_f64 density;  /* default 0.1 */
+    double start, end;    /* default 0 and 1000 (end 0 = 1000) */
 } orr_fog;
 
 typedef struct orr_scene_desc {
-    orr_color4 clear_color;   /* default Babylon.js (0.2, 0.2, 0.3, 1); set .clear_color_set for black */
-    bool clear_color_set;     /* true: use clear_color even if it is all zero */
-    orr_color3 ambient_color; /* scene.ambientColor, default black */
+    orr_opt_color4 clear_color; /* default Babylon.js (0.2, 0.2, 0.3, 1); ORR_RGBA(0, 0, 0, 1) for black */
+    orr_color3 ambient_color;   /* scene.ambientColor, default black */
     orr_fog fog;
     const char *label;
 } orr_scene_desc;
@@ -217,15 +222,13 @@ orr_wpos orr_node_get_world_position(orr_scene *scene, orr_node node);
 #define ORR_FAR_INFINITE INFINITY
 
 typedef struct orr_free_camera_desc {
-    orr_dvec3 position; /* in the parent's space */
-    orr_dvec3 target;   /* aim point (parent space); default position + (0, 0, 1) */
-    bool target_set;    /* use .target even when it is the origin */
-    orr_dvec3 rotation; /* Euler (pitch x, yaw y, roll z), radians: aim by rotation */
-    bool rotation_set;  /* use .rotation even when it is zero */
-    orr_dvec3 up;       /* up vector; zero = (0, 1, 0) */
-    orr_node parent;    /* 0: scene root */
-    double fov;         /* vertical field of view, radians, in (0, π); 0 = 0.8 */
-    double near, far;   /* Babylon.js minZ / maxZ; 0 = 1 and 10 000; far may be ORR_FAR_INFINITE */
+    orr_dvec3 position;     /* in the parent's space */
+    orr_opt_dvec3 target;   /* aim point (parent space); default position + (0, 0, 1) */
+    orr_opt_dvec3 rotation; /* Euler (pitch x, yaw y, roll z), radians: aim by rotation */
+    orr_dvec3 up;           /* up vector; zero = (0, 1, 0) */
+    orr_node parent;        /* 0: scene root */
+    double fov;             /* vertical field of view, radians, in (0, π); 0 = 0.8 */
+    double near, far;       /* Babylon.js minZ / maxZ; 0 = 1 and 10 000; far may be ORR_FAR_INFINITE */
     const char *label;
 } orr_free_camera_desc;
 
@@ -235,12 +238,12 @@ typedef struct orr_arc_rotate_desc {
     orr_dvec3 up;               /* orbit pole; zero = (0, 1, 0) */
     orr_node parent;            /* 0: scene root */
     double fov, near, far;      /* as for the free camera */
-    /* Limits; zero means none (Babylon.js null), except lower_beta_limit whose
-     * default is 0.01 and upper_beta_limit whose default is π − 0.01. */
+    /* Limits (Babylon.js lower/upperXLimit). Radius: zero means none
+     * (Babylon.js null). Alpha: none unless set. Beta: default 0.01 and
+     * π − 0.01, as Babylon.js. */
     double lower_radius_limit, upper_radius_limit;
-    double lower_alpha_limit, upper_alpha_limit;
-    bool alpha_limits_set; /* the alpha limits apply only when true */
-    double lower_beta_limit, upper_beta_limit;
+    orr_opt_f64 lower_alpha_limit, upper_alpha_limit;
+    orr_opt_f64 lower_beta_limit, upper_beta_limit;
     const char *label;
 } orr_arc_rotate_desc;
 
@@ -310,25 +313,26 @@ typedef enum orr_light_type {
 } orr_light_type;
 
 /* Babylon.js light parameters; zero fields take Babylon.js defaults:
- * diffuse and specular white, intensity 1, range infinite, ground colour black.
- * Set .intensity_set to use an intensity of exactly 0. */
+ * diffuse and specular white, intensity 1, range infinite, ground colour black
+ * (core.h, "Descs and their defaults": .intensity = ORR_F64(0) for exactly 0). */
 typedef struct orr_light_desc {
     orr_light_type type;
-    orr_dvec3 position;  /* point, spot: world position (node position) */
-    orr_dvec3 direction; /* hemispheric: towards the sky; directional, spot: light travel */
-    orr_color3 diffuse, specular, ground_color;
-    bool diffuse_set, specular_set; /* use the given colour even if black */
-    double intensity;
-    bool intensity_set;
-    double range;    /* point, spot: 0 = infinite (Babylon Number.MAX_VALUE) */
-    double angle;    /* spot: full cone angle, radians */
-    double exponent; /* spot: falloff exponent */
+    orr_dvec3 position;               /* point, spot: world position (node position) */
+    orr_dvec3 direction;              /* hemispheric: towards the sky; directional, spot: light travel */
+    orr_opt_color3 diffuse, specular; /* default white */
+    orr_color3 ground_color;          /* hemispheric: default black */
+    orr_opt_f64 intensity;            /* default 1 */
+    double range;                     /* point, spot: 0 = infinite (Babylon Number.MAX_VALUE) */
+    double angle;                     /* spot: full cone angle, radians */
+    double exponent;                  /* spot: falloff exponent */
     const char *label;
 } orr_light_desc;
 
 /* Every number of the desc must be finite (range may also be +INFINITY);
  * otherwise creation fails and orr_light_set leaves the light unchanged. */
 orr_light orr_light_create(orr_scene *scene, const orr_light_desc *desc);
+/* The desc as orr_light_create resolves it: every optional set (NULL: the defaults). */
+orr_light_desc orr_light_desc_defaults(const orr_light_desc *desc);
 orr_node orr_light_node(orr_light light);
 /* Replaces every parameter (position goes to the node). */
 void orr_light_set(orr_scene *scene, orr_light light, const orr_light_desc *desc);

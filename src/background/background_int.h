@@ -38,6 +38,8 @@ struct orr_environment {
 
 /* sizing.c */
 orr_environment_desc orri_environment_resolve(const orr_environment_desc *desc);
+/* Image processing with its zero fields resolved (exposure 0.8, contrast 1.2, STANDARD). */
+orr_image_processing orri_image_processing_resolve(const orr_image_processing *ip);
 orr_environment_sizes orri_environment_sizes(orr_scene *s, const orr_environment_desc *resolved);
 /* environment_gpu.c */
 orr_result orri_environment_gpu_init(orr_environment *env);

@@ -142,13 +142,13 @@ orr_result orri_environment_gpu_init(orr_environment *env) {
     orr_result r = layouts(env);
     if (r == ORR_OK && !env->desc.skybox_texture.id) r = white_cube(env);
     if (r == ORR_OK) r = sets(env);
-    if (r == ORR_OK && !env->desc.skip_skybox)
+    if (r == ORR_OK && env->desc.skybox.value)
         r = pipeline(env,
                      &(bg_pipeline_desc){orri_spv_background_sky_vert, orri_spv_background_sky_frag,
                                          orri_spv_background_sky_vert_size, orri_spv_background_sky_frag_size,
                                          !env->desc.skybox_infinite, false, "skybox"},
                      &env->sky_pipeline);
-    if (r == ORR_OK && !env->desc.skip_ground)
+    if (r == ORR_OK && env->desc.ground.value)
         r = pipeline(env,
                      &(bg_pipeline_desc){orri_spv_background_ground_vert, orri_spv_background_ground_frag,
                                          orri_spv_background_ground_vert_size, orri_spv_background_ground_frag_size,
@@ -185,11 +185,12 @@ static void common_block(orr_environment *env, orr_scene *s, const orri_view *v,
     const orr_image_processing *ip = &env->desc.image_processing;
     b->view_proj = orr_dmat4_to_f32(v->view_proj);
     b->view = orr_dmat4_to_f32(v->view);
-    b->ip = orr_dvec4_to_f32(
-        (orr_dvec4){ip->exposure, ip->contrast, (double)ip->tone_mapping, env->desc.no_noise ? 0 : 0.5});
+    b->ip = orr_dvec4_to_f32((orr_dvec4){ip->exposure.value, ip->contrast.value,
+                                         (double)(ip->tone_mapping - ORR_TONE_MAPPING_NONE),
+                                         env->desc.noise.value ? 0.5 : 0});
     b->eye = vec4f(v->eye, 1);
-    b->fog_color = vec4f((orr_dvec3){s->fog.color.r, s->fog.color.g, s->fog.color.b}, 1);
-    b->fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density});
+    b->fog_color = vec4f((orr_dvec3){s->fog.color.value.r, s->fog.color.value.g, s->fog.color.value.b}, 1);
+    b->fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density.value});
 }
 
 static void sky_block(orr_environment *env, orr_scene *s, const orri_view *v, orri_gpu_background *b) {
@@ -202,7 +203,7 @@ static void sky_block(orr_environment *env, orr_scene *s, const orri_view *v, or
     /* seeds/001: the right-handed engine renders the Z-mirrored world, so cube
      * directions mirror too (Babylon.js REFLECTIONMAP_OPPOSITEZ). */
     if (ORR_RIGHT_HANDED) f |= ORRI_BG_OPPOSITE_Z;
-    orr_color3 c = env->desc.skybox_color;
+    orr_color3 c = env->desc.skybox_color.value;
     switch (env->desc.skybox_kind) {
     case ORR_SKYBOX_BACKGROUND: f |= ORRI_BG_IMAGE_PROCESSING; break;
     case ORR_SKYBOX_HDR: f |= ORRI_BG_IMAGE_PROCESSING | ORRI_BG_LOD0, c = (orr_color3){1, 1, 1}; break;
@@ -221,8 +222,8 @@ static void ground_block(orr_environment *env, orr_scene *s, const orri_view *v,
     /* Babylon.js leaves BackgroundMaterial.sceneCenter at the world origin. */
     orr_dvec3 center = env->desc.babylon_ground_center ? in_upload_frame(env, v, (orr_wpos){{0, 0, 0}, {0, 0, 0}}) : t;
     b->center = vec4f(center, 1);
-    orr_color3 c = env->desc.ground_color;
-    b->primary = vec4f((orr_dvec3){c.r, c.g, c.b}, env->desc.ground_opacity);
+    orr_color3 c = env->desc.ground_color.value;
+    b->primary = vec4f((orr_dvec3){c.r, c.g, c.b}, env->desc.ground_opacity.value);
     b->flags = (orri_uvec4){ORRI_BG_IMAGE_PROCESSING | ORRI_BG_PREMULTIPLY | ORRI_BG_FRESNEL, 0, 0, 0};
 }
 

@@ -4,7 +4,7 @@
  * toGammaSpace = pow(c, 1/2.2), saturate, contrast). */
 #include <math.h>
 
-#include "orrery/environment.h"
+#include "background/background_int.h"
 
 static double sat(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
 
@@ -25,9 +25,19 @@ static void aces(double c[3]) {
     for (int i = 0; i < 3; i++) c[i] = sat(out[0][i] * w[0] + out[1][i] * w[1] + out[2][i] * w[2]);
 }
 
-orr_color3 orr_image_processing_apply(const orr_image_processing *ip, orr_color3 linear) {
-    double exposure = ip && ip->exposure_set ? ip->exposure : 1, contrast = ip && ip->contrast_set ? ip->contrast : 1;
-    orr_tone_mapping tm = ip ? ip->tone_mapping : ORR_TONE_MAPPING_NONE;
+/* createDefaultEnvironment's configuration: exposure 0.8, contrast 1.2, STANDARD. */
+orr_image_processing orri_image_processing_resolve(const orr_image_processing *ip) {
+    orr_image_processing r = ip ? *ip : (orr_image_processing){0};
+    if (!r.exposure.set) r.exposure = ORR_F64(0.8);
+    if (!r.contrast.set) r.contrast = ORR_F64(1.2);
+    if (r.tone_mapping == ORR_TONE_MAPPING_DEFAULT) r.tone_mapping = ORR_TONE_MAPPING_STANDARD;
+    return r;
+}
+
+orr_color3 orr_image_processing_apply(const orr_image_processing *ip_in, orr_color3 linear) {
+    orr_image_processing ip = orri_image_processing_resolve(ip_in);
+    double exposure = ip.exposure.value, contrast = ip.contrast.value;
+    orr_tone_mapping tm = ip.tone_mapping;
     double c[3] = {linear.r * exposure, linear.g * exposure, linear.b * exposure};
     if (tm == ORR_TONE_MAPPING_ACES) aces(c);
     for (int i = 0; i < 3; i++) {

@@ -18,23 +18,23 @@ orr_environment_desc orri_environment_resolve(const orr_environment_desc *desc) 
     orr_environment_desc d = desc ? *desc : (orr_environment_desc){0};
     if (!(d.ground_size > 0)) d.ground_size = ORRI_BG_GROUND_SIZE;
     if (!(d.skybox_size > 0)) d.skybox_size = ORRI_BG_SKYBOX_SIZE;
-    if (!d.ground_y_bias_set) d.ground_y_bias = ORRI_BG_Y_BIAS;
+    if (!d.ground_y_bias.set) d.ground_y_bias = ORR_F64(ORRI_BG_Y_BIAS);
+    if (!d.skybox.set) d.skybox = ORR_ON;
+    if (!d.ground.set) d.ground = ORR_ON;
+    if (!d.size_auto.set) d.size_auto = ORR_ON;
+    if (!d.noise.set) d.noise = ORR_ON;
     /* Color3(0.2, 0.2, 0.3).toLinearSpace().scale(3): pow 2.2 (Babylon's approximate conversion). */
-    orr_color3 def = {3 * pow(0.2, 2.2), 3 * pow(0.2, 2.2), 3 * pow(0.3, 2.2)};
-    if (!d.ground_color_set) d.ground_color = def;
-    if (!d.skybox_color_set) d.skybox_color = def;
-    if (!d.ground_opacity_set) d.ground_opacity = 0.9;
-    if (!d.image_processing_set)
-        d.image_processing = (orr_image_processing){.exposure = 0.8,
-                                                    .contrast = 1.2,
-                                                    .exposure_set = true,
-                                                    .contrast_set = true,
-                                                    .tone_mapping = ORR_TONE_MAPPING_STANDARD};
-    if (!d.image_processing.exposure_set) d.image_processing.exposure = 1;
-    if (!d.image_processing.contrast_set) d.image_processing.contrast = 1;
-    d.image_processing.exposure_set = d.image_processing.contrast_set = true;
+    orr_opt_color3 def = ORR_RGB(3 * pow(0.2, 2.2), 3 * pow(0.2, 2.2), 3 * pow(0.3, 2.2));
+    if (!d.ground_color.set) d.ground_color = def;
+    if (!d.skybox_color.set) d.skybox_color = def;
+    if (!d.ground_opacity.set) d.ground_opacity = ORR_F64(0.9);
+    d.image_processing = orri_image_processing_resolve(&d.image_processing);
     if (!d.label) d.label = "environment";
     return d;
+}
+
+orr_environment_desc orr_environment_desc_defaults(const orr_environment_desc *desc) {
+    return orri_environment_resolve(desc);
 }
 
 static orr_dbox offset_box(orr_dbox b, orr_cell3 cell) {
@@ -61,7 +61,7 @@ static orr_dbox scene_box(orr_scene *s) {
 orr_environment_sizes orri_environment_sizes(orr_scene *s, const orr_environment_desc *d) {
     orr_environment_sizes z = {d->ground_size, d->skybox_size, d->root_position};
     orr_dbox box = scene_box(s);
-    if (orr_dbox_is_empty(box) || d->no_size_auto) return z; /* Babylon: only the helper's root mesh */
+    if (orr_dbox_is_empty(box) || !d->size_auto.value) return z; /* Babylon: only the helper's root mesh */
     orri_node *cam = s->active_camera ? orri_pool_get(&s->nodes, s->active_camera) : NULL;
     if (cam && cam->kind == ORRI_NODE_CAMERA && cam->u.camera.kind == ORRI_CAMERA_ARC &&
         cam->u.camera.limits.upper_radius_limit > 0)
@@ -72,7 +72,7 @@ orr_environment_sizes orri_environment_sizes(orr_scene *s, const orr_environment
     z.ground_size *= 1.1;
     z.skybox_size *= 1.5;
     z.root_position = orr_dvec3_add(box.min, orr_dvec3_scale(ext, 0.5));
-    z.root_position.y = box.min.y - d->ground_y_bias;
+    z.root_position.y = box.min.y - d->ground_y_bias.value;
     return z;
 }
 

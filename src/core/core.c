@@ -132,3 +132,6 @@ const char *orr_result_string(orr_result r) {
     if ((unsigned)r >= ORR_RESULT_COUNT_) return "ORR_ERROR_UNKNOWN";
     return names[r];
 }
+
+double orr_opt_f64_or(orr_opt_f64 o, double fallback) { return o.set ? o.value : fallback; }
+bool orr_opt_bool_or(orr_opt_bool o, bool fallback) { return o.set ? o.value : fallback; }

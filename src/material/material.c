@@ -8,20 +8,27 @@
 
 #include "scene/scene_int.h"
 
-static orr_standard_material_desc resolve_standard(const orr_standard_material_desc *desc) {
+/* The one resolver of the desc: every optional set, Babylon.js defaults. */
+orr_standard_material_desc orr_standard_material_desc_defaults(const orr_standard_material_desc *desc) {
     orr_standard_material_desc d = desc ? *desc : (orr_standard_material_desc){0};
-    if (!d.diffuse_set && !d.diffuse.r && !d.diffuse.g && !d.diffuse.b) d.diffuse = (orr_color3){1, 1, 1};
-    if (!d.specular_set && !d.specular.r && !d.specular.g && !d.specular.b) d.specular = (orr_color3){1, 1, 1};
-    if (!d.alpha_set && d.alpha == 0) d.alpha = 1;
+    if (!d.diffuse.set) d.diffuse = ORR_RGB(1, 1, 1);
+    if (!d.specular.set) d.specular = ORR_RGB(1, 1, 1);
+    if (!d.alpha.set) d.alpha = ORR_F64(1);
     if (d.specular_power == 0) d.specular_power = 64;
-    d.diffuse_set = d.specular_set = d.alpha_set = true;
+    if (!d.back_face_culling.set) d.back_face_culling = ORR_ON;
+    if (!d.fog.set) d.fog = ORR_ON;
+    return d;
+}
+
+static orr_standard_material_desc resolve_standard(const orr_standard_material_desc *desc) {
+    orr_standard_material_desc d = orr_standard_material_desc_defaults(desc);
     d.label = NULL;
     return d;
 }
 
 static bool structure_differs(const orr_standard_material_desc *a, const orr_standard_material_desc *b) {
-    bool blend_a = a->alpha < 1, blend_b = b->alpha < 1;
-    return a->no_back_face_culling != b->no_back_face_culling || blend_a != blend_b ||
+    bool blend_a = a->alpha.value < 1, blend_b = b->alpha.value < 1;
+    return a->back_face_culling.value != b->back_face_culling.value || blend_a != blend_b ||
            a->diffuse_texture.id != b->diffuse_texture.id;
 }
 

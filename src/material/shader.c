@@ -139,7 +139,7 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
         *result = orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shader material");
         return (orr_material){0};
     }
-    sm->no_back_face_culling = d->no_back_face_culling;
+    sm->back_face_culling = orr_opt_bool_or(d->back_face_culling, true);
     sm->alpha_blend = d->alpha_blend;
     sm->ignore_instance_colors = d->ignore_instance_colors;
     orr_result r = layout_uniforms(s, d, sm);

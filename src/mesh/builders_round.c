@@ -122,7 +122,7 @@ orr_result orr_geometry_build_cylinder(const orr_cylinder_desc *desc, const orr_
     const double bottom = orri_pick(d.diameter_bottom, d.diameter, 1);
     const uint64_t tess = (uint64_t)orri_pick_int(d.tessellation, 0, 24);
     const uint64_t subdiv = (uint64_t)orri_pick_int(d.subdivisions, 0, 1);
-    const uint64_t caps = d.no_caps ? 0 : 2;
+    const uint64_t caps = orr_opt_bool_or(d.caps, true) ? 2 : 0;
 
     orr_result r = orri_geometry_begin((subdiv + 1) * (tess + 1) + caps * (tess + 2),
                                        6 * subdiv * tess + caps * 3 * tess, allocator, out);

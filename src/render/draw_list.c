@@ -148,9 +148,9 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
     } else {
         const orr_standard_material_desc *sm = &m->standard;
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
-        d.transparent = sm->alpha < 1.0 || (tex && tex->has_alpha);
+        d.transparent = sm->alpha.value < 1.0 || (tex && tex->has_alpha);
         d.lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
-        d.cull_back = !sm->no_back_face_culling;
+        d.cull_back = sm->back_face_culling.value;
         d.layout = e->std_layout;
         d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
     }

@@ -279,14 +279,14 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
     if (r == ORR_OK) r = orri_shader_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
     if (r == ORR_OK) r = orri_shader_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
-        pipeline_desc p = {vert,  frag,  g->layout, !sm->no_back_face_culling, sm->alpha_blend, false,
+        pipeline_desc p = {vert,  frag,  g->layout, sm->back_face_culling, sm->alpha_blend, false,
                            false, false, m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
     if (r == ORR_OK && sm->inst_vert_spv) {
         r = orri_shader_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
         pipeline_desc p = {
-            ivert, frag,    g->layout, !sm->no_back_face_culling, sm->alpha_blend, true, sm->ignore_instance_colors,
+            ivert, frag,    g->layout, sm->back_face_culling, sm->alpha_blend, true, sm->ignore_instance_colors,
             false, m->label};
         if (r == ORR_OK) r = build_pipeline(e, &p, &g->pipeline_inst);
     }

@@ -14,10 +14,12 @@
 
 /* ---- update: version-gated uploads -------------------------------------------- */
 
+static orr_color3 color_scale(orr_color3 c, double k) { return (orr_color3){c.r * k, c.g * k, c.b * k}; }
+
 static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, orri_node *n, orri_gpu_light *out) {
     const orr_light_desc *d = &n->u.light.desc;
     const orr_dmat4 *w = orri_node_world(s, n, NULL);
-    double k = d->intensity;
+    double k = d->intensity.value;
     memset(out, 0, sizeof *out);
     out->info.x = (uint32_t)d->type;
     orr_dvec3 dir = orr_dmat4_transform_dir(*w, d->direction);
@@ -33,9 +35,9 @@ static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, o
     double cos_half = d->type == ORR_LIGHT_SPOT ? cos(d->angle * 0.5) : 0;
     out->direction = orri_pack_position(orr_dvec3_normalize(dir), cos_half);
     double range = isfinite(d->range) ? d->range : 3.0e38;
-    out->diffuse = orri_pack_color((orr_color3){d->diffuse.r * k, d->diffuse.g * k, d->diffuse.b * k}, range);
-    out->specular = orri_pack_color((orr_color3){d->specular.r * k, d->specular.g * k, d->specular.b * k}, d->exponent);
-    out->ground = orri_pack_color((orr_color3){d->ground_color.r * k, d->ground_color.g * k, d->ground_color.b * k}, 0);
+    out->diffuse = orri_pack_color(color_scale(d->diffuse.value, k), range);
+    out->specular = orri_pack_color(color_scale(d->specular.value, k), d->exponent);
+    out->ground = orri_pack_color(color_scale(d->ground_color, k), 0);
 }
 
 static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
@@ -60,8 +62,8 @@ void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orr
     u.projection = orri_pack_projection(fv->proj);
     u.view_projection = orr_dmat4_to_f32(fv->view_proj);
     u.eye = orri_pack_position(fv->eye, 1); /* site 3: zero under floating origin */
-    u.fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density});
-    u.fog_color = orri_pack_color(s->fog.color, 1);
+    u.fog_info = orr_dvec4_to_f32((orr_dvec4){s->fog.mode, s->fog.start, s->fog.end, s->fog.density.value});
+    u.fog_color = orri_pack_color(s->fog.color.value, 1);
     u.ambient = orri_pack_color(s->ambient_color, 1);
     uint32_t count = 0;
     for (uint32_t i = 0; i < s->nodes.capacity && count < ORRI_MAX_LIGHTS; i++) {
@@ -83,14 +85,14 @@ static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const 
     if (thin && thin->positions) /* planetary: the culling pass writes the whole eye-relative world */
         o->world = orr_dmat4_to_f32(orr_dmat4_identity());
     o->normal_matrix = orr_dmat4_to_f32(orr_dmat4_normal_matrix(*world));
-    o->diffuse = orri_pack_color(sm->diffuse, sm->alpha);
-    o->specular = orri_pack_color(sm->specular, sm->specular_power);
+    o->diffuse = orri_pack_color(sm->diffuse.value, sm->alpha.value);
+    o->specular = orri_pack_color(sm->specular.value, sm->specular_power);
     o->emissive = orri_pack_color(sm->emissive, 0);
     o->ambient = orri_pack_color(sm->ambient, 0);
     orri_texture *t = orri_texture_get(e, sm->diffuse_texture);
     uint32_t f = 0;
     if (sm->disable_lighting) f |= ORRI_FLAG_DISABLE_LIGHTING;
-    if (!sm->no_fog) f |= ORRI_FLAG_FOG;
+    if (sm->fog.value) f |= ORRI_FLAG_FOG;
     if (t) f |= ORRI_FLAG_TEXTURE | (t->has_alpha ? ORRI_FLAG_TEXTURE_ALPHA : 0);
     if (n->u.mesh.geometry.colors || n->u.mesh.thin) f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
     o->flags = (orri_uvec4){f, 0, 0, 0};

@@ -143,8 +143,9 @@ static orr_dvec3 y_to_up(orr_dvec3 up, orr_dvec3 v) {
 
 static void clamp_arc(orri_camera *c) {
     const orr_arc_rotate_desc *l = &c->limits;
-    if (l->alpha_limits_set) c->alpha = fmin(fmax(c->alpha, l->lower_alpha_limit), l->upper_alpha_limit);
-    c->beta = fmin(fmax(c->beta, l->lower_beta_limit), l->upper_beta_limit);
+    if (l->lower_alpha_limit.set) c->alpha = fmax(c->alpha, l->lower_alpha_limit.value);
+    if (l->upper_alpha_limit.set) c->alpha = fmin(c->alpha, l->upper_alpha_limit.value);
+    c->beta = fmin(fmax(c->beta, l->lower_beta_limit.value), l->upper_beta_limit.value);
     if (l->lower_radius_limit > 0 && c->radius < l->lower_radius_limit) c->radius = l->lower_radius_limit;
     if (l->upper_radius_limit > 0 && c->radius > l->upper_radius_limit) c->radius = l->upper_radius_limit;
 }
@@ -175,27 +176,29 @@ orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc
     orr_free_camera_desc d = desc ? *desc : (orr_free_camera_desc){0};
     cam_params p;
     if (!resolve_params(s, what, d.fov, d.near, d.far, d.up, &p)) return (orr_camera){0};
-    bool has_target = d.target_set || !is_zero(d.target), has_rotation = d.rotation_set || !is_zero(d.rotation);
+    bool has_target = d.target.set, has_rotation = d.rotation.set;
     if (has_target && has_rotation) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .target and .rotation both given; a camera aims by one", what);
         return (orr_camera){0};
     }
-    if (!orr_dvec3_is_finite(d.position) || !orr_dvec3_is_finite(d.target) || !orr_dvec3_is_finite(d.rotation)) {
+    if (!orr_dvec3_is_finite(d.position) || !orr_dvec3_is_finite(d.target.value) ||
+        !orr_dvec3_is_finite(d.rotation.value)) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .position, .target or .rotation is not finite", what);
         return (orr_camera){0};
     }
     orri_node *n;
-    uint32_t id = orri_node_alloc(
-        s, ORRI_NODE_CAMERA,
-        &(orr_node_desc){
-            .position = d.position, .rotation = d.rotation, .parent = d.parent, .label = d.label ? d.label : "camera"},
-        &n);
+    uint32_t id = orri_node_alloc(s, ORRI_NODE_CAMERA,
+                                  &(orr_node_desc){.position = d.position,
+                                                   .rotation = d.rotation.value,
+                                                   .parent = d.parent,
+                                                   .label = d.label ? d.label : "camera"},
+                                  &n);
     if (!id) return (orr_camera){0};
     orri_camera *c = &n->u.camera;
     c->kind = ORRI_CAMERA_FREE;
     apply_params(c, &p);
     c->aim_target = !has_rotation;
-    c->target = has_target ? d.target : orr_dvec3_add(d.position, (orr_dvec3){0, 0, 1});
+    c->target = has_target ? d.target.value : orr_dvec3_add(d.position, (orr_dvec3){0, 0, 1});
     if (c->aim_target) rotation_from_target(n);
     c->version = orri_scene_next_version(s);
     return finish(s, id);
@@ -218,8 +221,8 @@ orr_camera orr_camera_create_arc_rotate(orr_scene *s, const orr_arc_rotate_desc 
     c->kind = ORRI_CAMERA_ARC;
     apply_params(c, &p);
     c->limits = d;
-    if (c->limits.lower_beta_limit == 0) c->limits.lower_beta_limit = 0.01;
-    if (c->limits.upper_beta_limit == 0) c->limits.upper_beta_limit = PI - 0.01;
+    if (!c->limits.lower_beta_limit.set) c->limits.lower_beta_limit = ORR_F64(0.01);
+    if (!c->limits.upper_beta_limit.set) c->limits.upper_beta_limit = ORR_F64(PI - 0.01);
     c->alpha = d.alpha, c->beta = d.beta, c->radius = d.radius > 0 ? d.radius : 10;
     c->target = d.target;
     c->version = orri_scene_next_version(s);

@@ -5,15 +5,12 @@
 
 #include "scene/scene_int.h"
 
-static orr_light_desc resolve(const orr_light_desc *desc) {
+/* The one resolver of the desc: every optional set, Babylon.js defaults. */
+orr_light_desc orr_light_desc_defaults(const orr_light_desc *desc) {
     orr_light_desc d = desc ? *desc : (orr_light_desc){0};
-    bool black_d = !d.diffuse.r && !d.diffuse.g && !d.diffuse.b;
-    bool black_s = !d.specular.r && !d.specular.g && !d.specular.b;
-    if (black_d && !d.diffuse_set) d.diffuse = (orr_color3){1, 1, 1};
-    if (black_s && !d.specular_set) d.specular = (orr_color3){1, 1, 1};
-    d.diffuse_set = d.specular_set = true;
-    if (d.intensity == 0 && !d.intensity_set) d.intensity = 1;
-    d.intensity_set = true;
+    if (!d.diffuse.set) d.diffuse = ORR_RGB(1, 1, 1);
+    if (!d.specular.set) d.specular = ORR_RGB(1, 1, 1);
+    if (!d.intensity.set) d.intensity = ORR_F64(1);
     if (d.range <= 0) d.range = INFINITY;
     if (d.direction.x == 0 && d.direction.y == 0 && d.direction.z == 0)
         d.direction = d.type == ORR_LIGHT_HEMISPHERIC ? (orr_dvec3){0, 1, 0} : (orr_dvec3){0, -1, 0};
@@ -29,9 +26,9 @@ static bool finite_color(orr_color3 c) { return isfinite(c.r) && isfinite(c.g) &
  * falloff); one NaN would reach every lit pixel. */
 static bool desc_ok(orr_scene *s, const orr_light_desc *d, const char *what) {
     if (!d) return true;
-    if (orr_dvec3_is_finite(d->position) && orr_dvec3_is_finite(d->direction) && finite_color(d->diffuse) &&
-        finite_color(d->specular) && finite_color(d->ground_color) && isfinite(d->intensity) && !isnan(d->range) &&
-        d->range != -INFINITY && isfinite(d->angle) && isfinite(d->exponent))
+    if (orr_dvec3_is_finite(d->position) && orr_dvec3_is_finite(d->direction) && finite_color(d->diffuse.value) &&
+        finite_color(d->specular.value) && finite_color(d->ground_color) && isfinite(d->intensity.value) &&
+        !isnan(d->range) && d->range != -INFINITY && isfinite(d->angle) && isfinite(d->exponent))
         return true;
     orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
                 "%s: a position, direction, colour, intensity, range, angle or exponent is not finite", what);
@@ -53,7 +50,7 @@ orr_light orr_light_create(orr_scene *s, const orr_light_desc *desc) {
                         .label = desc && desc->label ? desc->label : "light"};
     uint32_t id = orri_node_alloc(s, ORRI_NODE_LIGHT, &nd, &n);
     if (!id) return (orr_light){0};
-    n->u.light.desc = resolve(desc);
+    n->u.light.desc = orr_light_desc_defaults(desc);
     n->u.light.enabled = true;
     n->u.light.version = orri_scene_next_version(s);
     return (orr_light){id};
@@ -65,7 +62,7 @@ void orr_light_set(orr_scene *s, orr_light light, const orr_light_desc *desc) {
     orri_node *n = orri_node_get_kind(s, light.id, ORRI_NODE_LIGHT, "orr_light_set");
     if (!n || !desc_ok(s, desc, "orr_light_set")) return;
     orr_light_type type = n->u.light.desc.type;
-    n->u.light.desc = resolve(desc);
+    n->u.light.desc = orr_light_desc_defaults(desc);
     n->u.light.desc.type = type; /* the type is fixed at creation, as in Babylon.js */
     n->position = desc ? desc->position : (orr_dvec3){0};
     orri_node_touch(s, n);

@@ -22,8 +22,7 @@ orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_
     s->ctx = &base->ctx;
     s->engine = base;
     copy_label(s->label, sizeof s->label, d.label, "scene");
-    bool zero_clear = !d.clear_color.r && !d.clear_color.g && !d.clear_color.b && !d.clear_color.a;
-    s->clear_color = (zero_clear && !d.clear_color_set) ? (orr_color4){0.2, 0.2, 0.3, 1.0} : d.clear_color;
+    s->clear_color = d.clear_color.set ? d.clear_color.value : (orr_color4){0.2, 0.2, 0.3, 1.0};
     s->ambient_color = d.ambient_color;
     orri_pool_init(&s->nodes, sizeof(orri_node));
     orri_pool_init(&s->materials, sizeof(orri_material));
@@ -63,8 +62,8 @@ void orr_scene_set_clear_color(orr_scene *s, orr_color4 c) {
 void orr_scene_set_fog(orr_scene *s, const orr_fog *fog) {
     if (!s) return;
     orr_fog f = fog ? *fog : (orr_fog){0};
-    if (!f.color.r && !f.color.g && !f.color.b) f.color = (orr_color3){0.2, 0.2, 0.3};
-    if (f.density == 0) f.density = 0.1;
+    if (!f.color.set) f.color = ORR_RGB(0.2, 0.2, 0.3);
+    if (!f.density.set) f.density = ORR_F64(0.1);
     if (f.start == 0 && f.end == 0) f.end = 1000;
     if ((unsigned)f.mode > ORR_FOG_LINEAR) {
         orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_scene_set_fog: unknown fog mode %d", (int)f.mode);

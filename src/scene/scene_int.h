@@ -107,7 +107,7 @@ typedef struct orri_shader_material {
     char texture_names[ORR_SHADER_MAX_TEXTURES][64];
     orr_texture textures[ORR_SHADER_MAX_TEXTURES];
     uint32_t texture_count;
-    bool no_back_face_culling, alpha_blend;
+    bool back_face_culling, alpha_blend;
 } orri_shader_material;
 
 typedef struct orri_material {

@@ -57,8 +57,7 @@ static orr_mesh mesh(orr_scene *s, orr_geometry *g, orr_material m, orr_dvec3 p,
 
 static orr_material std_mat(orr_scene *s, double r, double g, double b) {
     return orr_standard_material_create(
-        s, &(orr_standard_material_desc){
-               .diffuse = {r, g, b}, .diffuse_set = true, .specular = {0.5, 0.5, 0.5}, .specular_set = true});
+        s, &(orr_standard_material_desc){.diffuse = ORR_RGB(r, g, b), .specular = ORR_RGB(0.5, 0.5, 0.5)});
 }
 
 /* Instance matrices live in the mesh's local space: the twin's mirror is the
@@ -76,22 +75,21 @@ static orr_camera arc(orr_scene *s, double alpha, double beta, double radius, or
 /* Standard material, four light kinds, fog, a mirrored mesh, culling, thin instances (one mirrored). */
 static orr_scene *scene_standard(void) {
     orr_scene *s;
-    orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.2, 0.2, 0.3, 1}, .clear_color_set = true}, &s);
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1)}, &s);
     arc(s, 0.9, 1.0, 14, (orr_dvec3){1, 0.5, 2});
-    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = 0.02, .color = {0.8, 0.8, 0.85}});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.3});
+    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = ORR_F64(0.02), .color = ORR_RGB(0.8, 0.8, 0.85)});
+    orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.3)});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = mz((orr_dvec3){-0.4, -1, 0.6})});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
                                           .position = mz((orr_dvec3){3, 2, -3}),
-                                          .diffuse = {1, 0.3, 0.2},
-                                          .diffuse_set = true});
+                                          .diffuse = ORR_RGB(1, 0.3, 0.2)});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
                                           .position = mz((orr_dvec3){-2, 4, 3}),
                                           .direction = mz((orr_dvec3){0.3, -1, -0.4}),
                                           .angle = 1.2,
                                           .exponent = 4,
-                                          .diffuse = {0.2, 1, 0.3},
-                                          .diffuse_set = true});
+                                          .diffuse = ORR_RGB(0.2, 1, 0.3)});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 16, .height = 16, .subdivisions = 4}, NULL, &g);
     mesh(s, &g, std_mat(s, 0.6, 0.6, 0.65), (orr_dvec3){0, 0, 0}, 0, (orr_dvec3){1, 1, 1});
@@ -117,7 +115,7 @@ static orr_scene *scene_standard(void) {
  * mirror-invariant), so the images pair while the uniforms differ by Sz. */
 static orr_scene *scene_shader(void) {
     orr_scene *s;
-    orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0.1, 0.1, 0.1, 1}, .clear_color_set = true}, &s);
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.1, 0.1, 0.1, 1)}, &s);
     arc(s, -1.0, 1.1, 7, (orr_dvec3){0, 0, 0});
     orr_result r;
     orr_material m = orr_shader_material_create(
@@ -185,9 +183,8 @@ static void write_matrices(void) {
                                 "u_viewProjection", "u_worldView", "u_worldViewProjection"};
         for (int i = 0; i < 6; i++) put_mat(f, names[i], sys[i]);
     }
-    orr_camera fc = orr_camera_create_free(s, &(orr_free_camera_desc){.position = mz((orr_dvec3){-3, 1, 5}),
-                                                                      .target = mz((orr_dvec3){2, 0, -1}),
-                                                                      .target_set = true});
+    orr_camera fc = orr_camera_create_free(
+        s, &(orr_free_camera_desc){.position = mz((orr_dvec3){-3, 1, 5}), .target = {true, mz((orr_dvec3){2, 0, -1})}});
     put_mat(f, "freeview", orr_camera_get_view_matrix(s, fc));
     put_mat(f, "freeworld", orr_camera_get_world_matrix(s, fc));
     orr_scene_destroy(s);

@@ -24,7 +24,8 @@ int main(void) {
     if (r == ORR_OK) r = orr_geometry_build_box(NULL, NULL, &g);
     orr_mesh box = {0};
     if (r == ORR_OK) {
-        orr_material m = orr_standard_material_create(scene, &(orr_standard_material_desc){.diffuse = {1, 0.5, 0}});
+        orr_material m =
+            orr_standard_material_create(scene, &(orr_standard_material_desc){.diffuse = ORR_RGB(1, 0.5, 0)});
         box = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &g, .material = m});
         orr_geometry_free(&g);
     }

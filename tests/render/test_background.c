@@ -188,13 +188,12 @@ static env_scene make_env_scene_ex(orr_engine *e, orr_dvec3 origin, orr_dvec3 ca
     env_scene r = {0};
     int k = e == fo_engine;
     load_env_textures(e, k);
-    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &r.scene) ==
-          ORR_OK);
+    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1)}, &r.scene) == ORR_OK);
     orr_dvec3 pos = orr_dvec3_add(origin, cam), tgt = orr_dvec3_add(origin, target);
     r.camera = orr_camera_create_free(
-        r.scene, &(orr_free_camera_desc){.position = pos, .target = tgt, .fov = 0.8, .near = 0.1, .far = 100});
-    orr_light_create(r.scene,
-                     &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.7});
+        r.scene, &(orr_free_camera_desc){.position = pos, .target = {true, tgt}, .fov = 0.8, .near = 0.1, .far = 100});
+    orr_light_create(
+        r.scene, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.7)});
     orr_geometry g;
     CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 1}, NULL, &g) == ORR_OK);
     r.sphere = orr_dvec3_add(origin, (orr_dvec3){0, 0.5, 0});
@@ -207,7 +206,7 @@ static env_scene make_env_scene_ex(orr_engine *e, orr_dvec3 origin, orr_dvec3 ca
                                  &(orr_environment_desc){.ground_texture = ground_tex[k],
                                                          .skybox_texture = sky_tex[k],
                                                          .babylon_ground_center = babylon_center,
-                                                         .skip_ground = skip_ground},
+                                                         .ground = {true, !skip_ground}},
                                  &r.env) == ORR_OK);
     return r;
 }
@@ -401,14 +400,14 @@ TEST(infinite_skybox_ignores_far_plane) {
     orr_image8 img[2];
     load_env_textures(engine, 0);
     for (int k = 0; k < 2; k++) {
-        CHECK(orr_scene_create(engine, &(orr_scene_desc){.clear_color = {1, 0, 0, 1}}, &s[k]) == ORR_OK);
+        CHECK(orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(1, 0, 0, 1)}, &s[k]) == ORR_OK);
         orr_camera_create_free(
-            s[k], &(orr_free_camera_desc){.position = {0, 1, 0}, .target = {0, 1, 1}, .near = 0.1, .far = 5});
+            s[k], &(orr_free_camera_desc){.position = {0, 1, 0}, .target = ORR_DVEC3(0, 1, 1), .near = 0.1, .far = 5});
         orr_environment *env;
         mirror_for_handedness(s[k]);
         CHECK(orr_environment_create(
                   s[k],
-                  &(orr_environment_desc){.skybox_texture = sky_tex[0], .skip_ground = true, .skybox_infinite = k == 1},
+                  &(orr_environment_desc){.skybox_texture = sky_tex[0], .ground = ORR_OFF, .skybox_infinite = k == 1},
                   &env) == ORR_OK);
         render(engine, s[k], &img[k], k ? "background-infinite.png" : "background-finite-clipped.png");
     }
@@ -442,10 +441,10 @@ static void check_golden(orr_scene *s, const char *name) {
 TEST(golden_six_face_skybox) {
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
-    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = 0.01, .color = {0.8, 0.85, 0.9}});
+    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = ORR_F64(0.01), .color = ORR_RGB(0.8, 0.85, 0.9)});
     orr_camera_create_free(
-        s,
-        &(orr_free_camera_desc){.position = {0, 0, 0}, .target = {0.3, 0.35, 1}, .fov = 1.5, .near = 0.1, .far = 1000});
+        s, &(orr_free_camera_desc){
+               .position = {0, 0, 0}, .target = ORR_DVEC3(0.3, 0.35, 1), .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
     CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
                                       &(orr_image_texture_desc){.raw = true}, &cube) == ORR_OK);
@@ -455,8 +454,8 @@ TEST(golden_six_face_skybox) {
                                  &(orr_environment_desc){.skybox_texture = cube,
                                                          .skybox_kind = ORR_SKYBOX_STANDARD,
                                                          .skybox_size = 100,
-                                                         .no_size_auto = true,
-                                                         .skip_ground = true,
+                                                         .size_auto = ORR_OFF,
+                                                         .ground = ORR_OFF,
                                                          .owns_textures = true},
                                  &env) == ORR_OK);
     check_golden(s, "background-six-face");
@@ -469,20 +468,21 @@ TEST(golden_six_face_skybox) {
 TEST(golden_hdr_skybox) {
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
-    orr_camera_create_free(s, &(orr_free_camera_desc){
-                                  .position = {0, 0, 0}, .target = {1, 0.15, 0}, .fov = 1.5, .near = 0.1, .far = 1000});
+    orr_camera_create_free(
+        s, &(orr_free_camera_desc){
+               .position = {0, 0, 0}, .target = ORR_DVEC3(1, 0.15, 0), .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
     CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("hdr/venice_sunset_1k.hdr"), NULL, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
-    CHECK(orr_environment_create(s,
-                                 &(orr_environment_desc){.skybox_texture = cube,
-                                                         .skybox_kind = ORR_SKYBOX_HDR,
-                                                         .skip_ground = true,
-                                                         .owns_textures = true,
-                                                         .image_processing = {.tone_mapping = ORR_TONE_MAPPING_ACES},
-                                                         .image_processing_set = true},
-                                 &env) == ORR_OK);
+    CHECK(orr_environment_create(
+              s,
+              &(orr_environment_desc){.skybox_texture = cube,
+                                      .skybox_kind = ORR_SKYBOX_HDR,
+                                      .ground = ORR_OFF,
+                                      .owns_textures = true,
+                                      .image_processing = {ORR_F64(1), ORR_F64(1), ORR_TONE_MAPPING_ACES}},
+              &env) == ORR_OK);
     check_golden(s, "background-hdr");
     orr_scene_destroy(s);
 }
@@ -492,7 +492,7 @@ TEST(golden_hdr_skybox) {
 TEST(create_default_helper) {
     orr_scene *s;
     CHECK(orr_scene_create(engine, NULL, &s) == ORR_OK);
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 2, -6}, .target = {0, 0, 0}});
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 2, -6}, .target = ORR_DVEC3(0, 0, 0)});
     orr_geometry g;
     CHECK(orr_geometry_build_box(NULL, NULL, &g) == ORR_OK);
     orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {0, 0.5, 0}});
@@ -515,7 +515,7 @@ TEST(create_default_helper) {
 /* Destroying the environment removes its draws: the scene is clear colour again. */
 TEST(destroy_removes_draws) {
     orr_scene *s;
-    CHECK(orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0, 1, 0, 1}}, &s) == ORR_OK);
+    CHECK(orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 1, 0, 1)}, &s) == ORR_OK);
     orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 1, -4}});
     orr_environment *env;
     CHECK(orr_environment_create(s, NULL, &env) == ORR_OK); /* solid colour skybox, white ground */

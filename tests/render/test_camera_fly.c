@@ -466,7 +466,7 @@ TEST(desc_rotation_parent_and_up_equal_the_setters) {
     orr_scene *s = new_scene(engine);
     orr_camera a = build(s, k, KEEP_ALL);
     orr_camera b = orr_camera_create_free(s, &(orr_free_camera_desc){.position = k->position,
-                                                                     .rotation = k->rotation,
+                                                                     .rotation = {true, k->rotation},
                                                                      .parent = make_parent(s, k, KEEP_ALL),
                                                                      .up = {0, 2, 0}});
     CHECK(max_diff(orr_camera_get_view_matrix(s, a).m, orr_camera_get_view_matrix(s, b).m) == 0);
@@ -491,7 +491,8 @@ static orr_dvec3 forward_of(orr_dmat4 v) { return (orr_dvec3){v.m[2], v.m[6], v.
 
 TEST(target_sets_rotation_a_set_rotation_overrides_and_target_comes_back) {
     orr_scene *s = new_scene(engine);
-    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.position = {1, 2, 3}, .target = {4, 6, 3.5}});
+    orr_camera cam =
+        orr_camera_create_free(s, &(orr_free_camera_desc){.position = {1, 2, 3}, .target = ORR_DVEC3(4, 6, 3.5)});
     orr_node node = orr_camera_node(cam);
     orr_dvec3 to_target = orr_dvec3_normalize((orr_dvec3){3, 4, 0.5});
     orr_dvec3 f = forward_of(orr_camera_get_view_matrix(s, cam));
@@ -526,7 +527,7 @@ TEST(target_sets_rotation_a_set_rotation_overrides_and_target_comes_back) {
     orr_dvec3 q_aim = orr_dquat_rotate(q, (orr_dvec3){0, 0, ORR_RIGHT_HANDED ? -1 : 1});
     CHECK(orr_dvec3_distance(q_aim, (orr_dvec3){0, 0, 1}) < 1e-15);
     /* Euler (0, 0, 0) looks down +Z left-handed and −Z right-handed (Babylon.js). */
-    orr_camera z = orr_camera_create_free(s, &(orr_free_camera_desc){.rotation_set = true});
+    orr_camera z = orr_camera_create_free(s, &(orr_free_camera_desc){.rotation = ORR_DVEC3(0, 0, 0)});
     CHECK(orr_dvec3_distance(forward_of(orr_camera_get_view_matrix(s, z)),
                              (orr_dvec3){0, 0, ORR_RIGHT_HANDED ? -1 : 1}) < 1e-15);
     orr_scene_destroy(s);
@@ -534,7 +535,7 @@ TEST(target_sets_rotation_a_set_rotation_overrides_and_target_comes_back) {
 
 TEST(roll_rolls_the_view_and_up_vector_sets_the_horizon) {
     orr_scene *s = new_scene(engine);
-    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.rotation = {0, 0, 0.3}});
+    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.rotation = ORR_DVEC3(0, 0, 0.3)});
     /* Roll 0.3 about the view axis: world +Y appears turned by 0.3 towards
      * view +x, in both builds (the view's x row is the camera's local +X). */
     orr_dvec3 y = orr_dmat4_transform_dir(orr_camera_get_view_matrix(s, cam), (orr_dvec3){0, 1, 0});
@@ -542,7 +543,7 @@ TEST(roll_rolls_the_view_and_up_vector_sets_the_horizon) {
     /* Without roll, the up vector gives the horizon: a target camera with up
      * tilted 0.2 rad about its view axis sees world up tilted the other way. */
     orr_camera t = orr_camera_create_free(
-        s, &(orr_free_camera_desc){.target = {0, 0, 10}, .up = {-sin(0.2), cos(0.2), 0}, .label = "tilted"});
+        s, &(orr_free_camera_desc){.target = ORR_DVEC3(0, 0, 10), .up = {-sin(0.2), cos(0.2), 0}, .label = "tilted"});
     y = orr_dmat4_transform_dir(orr_camera_get_view_matrix(s, t), (orr_dvec3){-sin(0.2), cos(0.2), 0});
     CHECK_NEAR(y.x, 0, 1e-15);
     CHECK_NEAR(y.y, 1, 1e-15);
@@ -553,7 +554,8 @@ TEST(roll_rolls_the_view_and_up_vector_sets_the_horizon) {
     /* The arc-rotate pole: beta → 0 puts the eye at target + r·up. */
     orr_dvec3 pole = orr_dvec3_normalize((orr_dvec3){1, 1, 0});
     orr_camera arc = orr_camera_create_arc_rotate(
-        s, &(orr_arc_rotate_desc){.alpha = 0.4, .beta = 0.01, .radius = 3, .up = pole, .lower_beta_limit = 1e-9});
+        s,
+        &(orr_arc_rotate_desc){.alpha = 0.4, .beta = 0.01, .radius = 3, .up = pole, .lower_beta_limit = ORR_F64(1e-9)});
     orr_dvec3 eye = orr_camera_get_position(s, arc);
     CHECK(orr_dvec3_distance(eye, orr_dvec3_scale(pole, 3)) < 3 * 0.0101);
     /* Version: a new up vector re-aims the camera; a zero or NaN one is
@@ -581,10 +583,10 @@ TEST(roll_rolls_the_view_and_up_vector_sets_the_horizon) {
 TEST(mirroring_parent_mirrors_the_camera) {
     orr_scene *s = new_scene(engine);
     orr_camera plain =
-        orr_camera_create_free(s, &(orr_free_camera_desc){.position = {1, 2, -6}, .target = {0.5, 0, 2}});
+        orr_camera_create_free(s, &(orr_free_camera_desc){.position = {1, 2, -6}, .target = ORR_DVEC3(0.5, 0, 2)});
     orr_node mirror = orr_node_create(s, &(orr_node_desc){.scaling = {1, 1, -1}});
     orr_camera mirrored = orr_camera_create_free(
-        s, &(orr_free_camera_desc){.position = {1, 2, -6}, .target = {0.5, 0, 2}, .parent = mirror});
+        s, &(orr_free_camera_desc){.position = {1, 2, -6}, .target = ORR_DVEC3(0.5, 0, 2), .parent = mirror});
     orr_dmat4 vp = orr_camera_get_view_matrix(s, plain), vm = orr_camera_get_view_matrix(s, mirrored);
     CHECK(orr_dmat4_determinant(vm) * orr_dmat4_determinant(vp) > 0);
     orr_dvec3 p = {0.3, 0.7, 1.1}, mp = {0.3, 0.7, -1.1};
@@ -665,7 +667,7 @@ TEST(bad_desc_is_refused_by_name_and_builds_nothing) {
         {{.fov = -0.5}, ".fov"},
         {{.fov = NAN}, ".fov"},
         {{.up = {0, NAN, 0}}, ".up"},
-        {{.target = {0, 0, 5}, .rotation = {0, 1, 0}}, ".rotation"},
+        {{.target = ORR_DVEC3(0, 0, 5), .rotation = ORR_DVEC3(0, 1, 0)}, ".rotation"},
         {{.position = {INFINITY, 0, 0}}, ".position"},
     };
     uint32_t nodes = s->nodes.count;
@@ -765,8 +767,8 @@ TEST(floating_origin_is_exact_at_1e15_m_in_cells) {
         orr_node rig = orr_node_create(
             s[i], &(orr_node_desc){.position = {123.25, -7, 55}, .rotation = prot, .scaling = {scale, scale, scale}});
         if (i) orr_node_set_cell(s[i], rig, (orr_cell3){cx, -3, cx / 2});
-        cam[i] =
-            orr_camera_create_free(s[i], &(orr_free_camera_desc){.position = local, .rotation = crot, .parent = rig});
+        cam[i] = orr_camera_create_free(
+            s[i], &(orr_free_camera_desc){.position = local, .rotation = {true, crot}, .parent = rig});
     }
     orr_dmat4 v0 = fo_view(s[0], cam[0]), v1 = fo_view(s[1], cam[1]);
     CHECK(max_diff(v0.m, v1.m) == 0);
@@ -786,8 +788,8 @@ TEST(floating_origin_is_exact_at_1e15_m_in_cells) {
     orr_node prig =
         orr_node_create(ps, &(orr_node_desc){.position = {123.25, -7, 55}, .rotation = prot, .scaling = {2, 2, 2}});
     orr_node_set_cell(ps, prig, (orr_cell3){cx, -3, cx / 2});
-    orr_camera pc =
-        orr_camera_create_free(ps, &(orr_free_camera_desc){.position = local, .rotation = crot, .parent = prig});
+    orr_camera pc = orr_camera_create_free(
+        ps, &(orr_free_camera_desc){.position = local, .rotation = {true, crot}, .parent = prig});
     orr_dmat4 va = orr_camera_get_view_matrix(ps, pc);
     orr_dvec3 abs_got = orr_dmat4_transform_point(va, orr_wpos_to_dvec3(p));
     double abs_err = orr_dvec3_distance(abs_got, (orr_dvec3){0.3, -0.2, 1.7});

@@ -93,7 +93,7 @@ static void add_mesh(churn *c, int slot, int frame) {
     orr_scene *s = c->s;
     orr_color3 col = {(next_rand() % 255) / 255.0, (next_rand() % 255) / 255.0, 0.5};
     c->mat[slot] = orr_standard_material_create(
-        s, &(orr_standard_material_desc){.diffuse = col, .diffuse_set = true, .label = "churn material"});
+        s, &(orr_standard_material_desc){.diffuse = {true, col}, .label = "churn material"});
     c->mesh[slot] = orr_mesh_create(
         s, &(orr_mesh_desc){.geometry = &c->geo[frame & 1], .material = c->mat[slot], .label = "churn mesh"});
     uint32_t n = 1 + next_rand() % 256;

@@ -240,10 +240,10 @@ TEST(stale_camera_and_light_handles) {
 
     orr_light lx = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT});
     orr_node_destroy(scene, orr_light_node(lx));
-    orr_light ly = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .intensity = 0.5});
-    MISUSE(orr_light_set(scene, lx, &(orr_light_desc){.intensity = 3}), "orr_light_set");
+    orr_light ly = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .intensity = ORR_F64(0.5)});
+    MISUSE(orr_light_set(scene, lx, &(orr_light_desc){.intensity = ORR_F64(3)}), "orr_light_set");
     MISUSE(orr_light_set_enabled(scene, lx, false), "orr_light_set_enabled");
-    CHECK(orr_light_get(scene, ly).intensity == 0.5);
+    CHECK(orr_light_get(scene, ly).intensity.value == 0.5);
     /* A camera call on a light, a light call on a camera. */
     MISUSE(orr_camera_set_fov(scene, (orr_camera){ly.id}, 1.0), "WRONG_KIND");
     MISUSE(orr_light_set_enabled(scene, (orr_light){y.id}, false), "WRONG_KIND");
@@ -258,16 +258,17 @@ TEST(stale_camera_and_light_handles) {
 TEST(stale_material_and_texture_handles) {
     orr_material x = orr_standard_material_create(scene, NULL);
     orr_material_destroy(scene, x);
-    orr_material y = orr_standard_material_create(scene, &(orr_standard_material_desc){.diffuse = {0, 1, 0}});
+    orr_material y = orr_standard_material_create(scene, &(orr_standard_material_desc){.diffuse = ORR_RGB(0, 1, 0)});
     uint64_t v = orr_material_get_version(scene, y);
-    MISUSE(orr_standard_material_set(scene, x, &(orr_standard_material_desc){.diffuse = {1, 0, 0}}),
+    MISUSE(orr_standard_material_set(scene, x, &(orr_standard_material_desc){.diffuse = ORR_RGB(1, 0, 0)}),
            "orr_standard_material_set");
     MISUSE(orr_shader_material_set_uniform(scene, x, "tint", (double[]){1, 1, 1}, 3),
            "orr_shader_material_set_uniform");
     MISUSE(orr_shader_material_set_texture(scene, x, "tex", (orr_texture){0}), "orr_shader_material_set_texture");
     MISUSE(orr_material_destroy(scene, x), "orr_material_destroy");
     CHECK(orr_material_get_version(scene, y) == v);
-    CHECK(orr_standard_material_get(scene, y).diffuse.g == 1 && orr_standard_material_get(scene, y).diffuse.r == 0);
+    CHECK(orr_standard_material_get(scene, y).diffuse.value.g == 1 &&
+          orr_standard_material_get(scene, y).diffuse.value.r == 0);
     /* Shader calls on a standard material name the kind. */
     MISUSE(orr_shader_material_set_uniform(scene, y, "tint", (double[]){1, 1, 1}, 3), "WRONG_KIND");
     /* A material in use cannot be destroyed. */
@@ -509,16 +510,17 @@ TEST(non_finite_transforms_and_lights_are_refused) {
     MISUSE(CHECK(orr_node_create(scene, &(orr_node_desc){.scaling = {NAN, 1, 1}}).id == 0), "not finite");
     orr_node_destroy(scene, n);
 
-    MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .intensity = NAN}).id == 0),
-           "not finite");
+    MISUSE(
+        CHECK(orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .intensity = ORR_F64(NAN)}).id == 0),
+        "not finite");
     MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .angle = INFINITY}).id == 0),
            "not finite");
-    MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.diffuse = {0, NAN, 0}}).id == 0), "not finite");
+    MISUSE(CHECK(orr_light_create(scene, &(orr_light_desc){.diffuse = ORR_RGB(0, NAN, 0)}).id == 0), "not finite");
     orr_light l = orr_light_create(scene, &(orr_light_desc){.type = ORR_LIGHT_POINT, .range = INFINITY});
     CHECK(l.id != 0); /* an infinite range is allowed: no falloff */
     MISUSE(orr_light_set(scene, l, &(orr_light_desc){.position = {0, NAN, 0}}), "not finite");
     MISUSE(orr_light_set(scene, l, &(orr_light_desc){.range = NAN}), "not finite");
-    CHECK(isinf(orr_light_get(scene, l).range) && orr_light_get(scene, l).intensity == 1);
+    CHECK(isinf(orr_light_get(scene, l).range) && orr_light_get(scene, l).intensity.value == 1);
     orr_node_destroy(scene, orr_light_node(l));
 }
 

@@ -36,7 +36,7 @@ static orr_camera look(orr_scene *s, orr_dvec3 eye, orr_dvec3 target) {
 /* Unlit: output = clamp(emissive) · texture · vertex colour (diffuse white). */
 static orr_material unlit(orr_scene *s, orr_color3 c, double alpha) {
     return orr_standard_material_create(
-        s, &(orr_standard_material_desc){.emissive = c, .disable_lighting = true, .alpha = alpha, .alpha_set = true});
+        s, &(orr_standard_material_desc){.emissive = c, .disable_lighting = true, .alpha = {true, alpha}});
 }
 
 static orr_mesh add(orr_scene *s, orr_result built, orr_geometry *g, orr_material m, orr_dvec3 pos) {
@@ -199,7 +199,7 @@ static void fog_scene(const orr_fog *fog, const char *golden, double near_rgb_ou
     orr_camera cam = look(s, (orr_dvec3){5, 2, -5}, (orr_dvec3){0, 0, 10});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
     orr_material red = orr_standard_material_create(
-        s, &(orr_standard_material_desc){.diffuse = {1, 0.2, 0.2}, .specular = {0, 0, 0}, .specular_set = true});
+        s, &(orr_standard_material_desc){.diffuse = ORR_RGB(1, 0.2, 0.2), .specular = ORR_RGB(0, 0, 0)});
     orr_geometry g;
     for (int i = 0; i < 7; i++)
         add(s, orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g), &g, red, (orr_dvec3){0, 0, 4.0 * i});
@@ -221,8 +221,8 @@ TEST(fog_linear_and_exp2) {
      * hemispheric shade 0.5 · diffuse) have the same colour. */
     fog_scene(&(orr_fog){.mode = ORR_FOG_NONE}, NULL, n0, f0);
     CHECK(near_rgb(n0, 127.5, 25.5, 25.5, 2) && near_rgb(f0, 127.5, 25.5, 25.5, 2));
-    fog_scene(&(orr_fog){.mode = ORR_FOG_LINEAR, .start = 2, .end = 40, .color = FOG}, "fog-linear", n1, f1);
-    fog_scene(&(orr_fog){.mode = ORR_FOG_EXP2, .density = 0.05, .color = FOG}, "fog-exp2", n2, f2);
+    fog_scene(&(orr_fog){.mode = ORR_FOG_LINEAR, .start = 2, .end = 40, .color = {true, FOG}}, "fog-linear", n1, f1);
+    fog_scene(&(orr_fog){.mode = ORR_FOG_EXP2, .density = ORR_F64(0.05), .color = {true, FOG}}, "fog-exp2", n2, f2);
     printf("fog: none near %.0f %.0f %.0f far %.0f %.0f %.0f | linear near %.0f %.0f %.0f far %.0f %.0f %.0f | "
            "exp2 near %.0f %.0f %.0f far %.0f %.0f %.0f\n",
            n0[0], n0[1], n0[2], f0[0], f0[1], f0[2], n1[0], n1[1], n1[2], f1[0], f1[1], f1[2], n2[0], n2[1], n2[2],
@@ -247,7 +247,8 @@ TEST(fog_linear_and_exp2) {
 TEST(disable_lighting_outputs_emissive) {
     orr_scene *s = new_scene();
     orr_camera cam = look(s, (orr_dvec3){0, 0, -8}, (orr_dvec3){0, 0, 0});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, 0, 1}, .intensity = 3});
+    orr_light_create(s,
+                     &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, 0, 1}, .intensity = ORR_F64(3)});
     orr_geometry g;
     orr_color3 e = {0.4, 0.6, 0.2};
     add(s, orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g), &g,
@@ -310,9 +311,9 @@ TEST(back_face_culling_off_shows_the_back) {
     for (int cull = 0; cull < 2; cull++) {
         orr_scene *s = new_scene();
         orr_camera cam = look(s, (orr_dvec3){0, 0, 3}, (orr_dvec3){0, 0, 0});
-        orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.emissive = {1, 0.5, 0},
-                                                                                       .disable_lighting = true,
-                                                                                       .no_back_face_culling = !cull});
+        orr_material m = orr_standard_material_create(
+            s, &(orr_standard_material_desc){
+                   .emissive = {1, 0.5, 0}, .disable_lighting = true, .back_face_culling = {true, cull}});
         orr_geometry g;
         add(s, orr_geometry_build_plane(&(orr_plane_desc){.size = 2}, NULL, &g), &g, m, (orr_dvec3){0, 0, 0});
         orr_image8 img;
@@ -346,7 +347,7 @@ TEST(stats_record_once_per_slot_then_replay) {
     orr_scene *s = new_scene();
     look(s, (orr_dvec3){0, 2, -6}, (orr_dvec3){0, 0, 0});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC});
-    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {0.8, 0.3, 0.3}});
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.8, 0.3, 0.3)});
     orr_geometry g;
     orr_mesh box = add(s, orr_geometry_build_box(NULL, NULL, &g), &g, m, (orr_dvec3){0, 0, 0});
     orr_stats st[4];
@@ -373,7 +374,7 @@ TEST(stats_record_once_per_slot_then_replay) {
     }
     CHECK(image_mad(engine, s, &prev) > 1);
     /* Changing a standard material colour: the same. */
-    orr_standard_material_set(s, m, &(orr_standard_material_desc){.diffuse = {0.2, 0.3, 0.9}});
+    orr_standard_material_set(s, m, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.2, 0.3, 0.9)});
     for (int i = 0; i < 2; i++) {
         CHECK(orr_engine_render(engine, s) == ORR_OK);
         orr_stats x = orr_query_stats(engine);

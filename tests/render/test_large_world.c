@@ -30,7 +30,7 @@ static orr_engine *make_engine(bool fo, uint32_t w, uint32_t h) {
 
 static orr_scene *new_scene(orr_engine *e) {
     orr_scene *s = NULL;
-    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}}, &s) == ORR_OK);
+    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0.05, 0.05, 0.08, 1)}, &s) == ORR_OK);
     return s;
 }
 
@@ -195,8 +195,9 @@ static shot shoot(orr_engine *e, double far, double dist, const uint8_t **sys_ou
     orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g);
     orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = distance_material(s), .position = {far, 0, far}});
     orr_geometry_free(&g);
-    orr_camera_create_free(s, &(orr_free_camera_desc){
-                                  .position = {far - dist, 0, far}, .target = {far, 0, far}, .near = 0.1, .far = 1000});
+    orr_camera_create_free(
+        s, &(orr_free_camera_desc){
+               .position = {far - dist, 0, far}, .target = ORR_DVEC3(far, 0, far), .near = 0.1, .far = 1000});
     orr_image8 img;
     CHECK(orr_test_render(e, s, 2, &img));
     shot r = {0, 0};
@@ -266,7 +267,7 @@ TEST(view_space_within_a_micrometre_at_1e15) {
     int64_t c = (int64_t)(1e15 / ORR_CELL_SIZE);
     double local = 1e15 - (double)c * ORR_CELL_SIZE;
     orr_camera cam = orr_camera_create_free(
-        s, &(orr_free_camera_desc){.position = {local, 0, 0}, .target = {local + 1, 0, 0}, .near = 0.01});
+        s, &(orr_free_camera_desc){.position = {local, 0, 0}, .target = ORR_DVEC3(local + 1, 0, 0), .near = 0.01});
     orr_node_set_cell(s, orr_camera_node(cam), (orr_cell3){c, 0, 0});
     orr_geometry g;
     orr_geometry_build_box(&(orr_box_desc){.size = 0.02}, NULL, &g);
@@ -311,15 +312,11 @@ static void spots_scene(orr_engine *e, double o, orr_image8 *out) {
                                           .direction = {0, -1, 0},
                                           .angle = PI / 2,
                                           .exponent = 10,
-                                          .diffuse = {1, 0, 0},
-                                          .specular = {0, 1, 0},
-                                          .diffuse_set = true,
-                                          .specular_set = true});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
-                                          .position = {o + 1, 0.5, o + 1},
-                                          .range = 3,
-                                          .diffuse = {0, 1, 0},
-                                          .diffuse_set = true});
+                                          .diffuse = ORR_RGB(1, 0, 0),
+                                          .specular = ORR_RGB(0, 1, 0)});
+    orr_light_create(
+        s, &(orr_light_desc){
+               .type = ORR_LIGHT_POINT, .position = {o + 1, 0.5, o + 1}, .range = 3, .diffuse = ORR_RGB(0, 1, 0)});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 4, .height = 4, .subdivisions = 4}, NULL, &g);
     orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {o, 0, o}});

@@ -18,8 +18,8 @@ static orr_mesh add_mesh(orr_scene *s, orr_geometry *g, orr_material m, orr_dvec
 }
 
 static orr_material std_mat(orr_scene *s, orr_color3 diffuse, const orr_color3 *specular, const orr_color3 *emissive) {
-    orr_standard_material_desc d = {.diffuse = diffuse, .diffuse_set = true};
-    if (specular) d.specular = *specular, d.specular_set = true;
+    orr_standard_material_desc d = {.diffuse = {true, diffuse}};
+    if (specular) d.specular = (orr_opt_color3){true, *specular};
     if (emissive) d.emissive = *emissive;
     return orr_standard_material_create(s, &d);
 }
@@ -72,7 +72,7 @@ static void check_parity(orr_scene *scene, const char *name, double threshold) {
 
 static orr_scene *new_scene(orr_color4 clear) {
     orr_scene *s;
-    orr_scene_create(engine, &(orr_scene_desc){.clear_color = clear, .clear_color_set = true}, &s);
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = {true, clear}}, &s);
     return s;
 }
 
@@ -84,10 +84,8 @@ TEST(parity_lite2_sphere_directional) {
         s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = PI / 2, .radius = 5, .near = 1, .far = 10000});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
                                           .direction = {0, -1, 0},
-                                          .diffuse = {1, 0, 0},
-                                          .specular = {0, 1, 0},
-                                          .diffuse_set = true,
-                                          .specular_set = true});
+                                          .diffuse = ORR_RGB(1, 0, 0),
+                                          .specular = ORR_RGB(0, 1, 0)});
     orr_geometry g;
     orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32}, NULL, &g);
     add_mesh(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0}, "sphere");
@@ -108,8 +106,8 @@ TEST(parity_sphere_on_ground_directional) {
     add_mesh(s, &g, std_mat(s, (orr_color3){0.4, 0.5, 0.4}, &gs, NULL), (orr_dvec3){0, 0, 0}, "ground");
     orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 2}, NULL, &g);
     orr_material sm = orr_standard_material_create(
-        s, &(orr_standard_material_desc){
-               .diffuse = {0.8, 0.3, 0.2}, .specular = ss, .specular_set = true, .specular_power = 32});
+        s,
+        &(orr_standard_material_desc){.diffuse = ORR_RGB(0.8, 0.3, 0.2), .specular = {true, ss}, .specular_power = 32});
     add_mesh(s, &g, sm, (orr_dvec3){0, 1, 0}, "sphere");
     check_parity(s, "orr-sphere-ground", 0.10);
 }
@@ -124,19 +122,15 @@ TEST(parity_lite15_two_spots) {
                                           .direction = {0, -1, 0},
                                           .angle = PI / 2,
                                           .exponent = 10,
-                                          .diffuse = {1, 0, 0},
-                                          .specular = {0, 1, 0},
-                                          .diffuse_set = true,
-                                          .specular_set = true});
+                                          .diffuse = ORR_RGB(1, 0, 0),
+                                          .specular = ORR_RGB(0, 1, 0)});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
                                           .position = {1, 1, 1},
                                           .direction = {0, -1, 0},
                                           .angle = PI / 2,
                                           .exponent = 50,
-                                          .diffuse = {0, 1, 0},
-                                          .specular = {0, 1, 0},
-                                          .diffuse_set = true,
-                                          .specular_set = true});
+                                          .diffuse = ORR_RGB(0, 1, 0),
+                                          .specular = ORR_RGB(0, 1, 0)});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 4, .height = 4}, NULL, &g);
     add_mesh(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0}, "ground");
@@ -146,7 +140,7 @@ TEST(parity_lite15_two_spots) {
 /* lite3: ten yellow boxes along −X, point light, exponential fog 0.02. */
 TEST(parity_lite3_fog_point) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
-    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = 0.02, .color = {0.9, 0.9, 0.85}});
+    orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_EXP, .density = ORR_F64(0.02), .color = ORR_RGB(0.9, 0.9, 0.85)});
     orr_camera_create_arc_rotate(
         s, &(orr_arc_rotate_desc){
                .alpha = 0.4, .beta = 1.2, .radius = 20, .target = {-10, 0, 0}, .near = 1, .far = 10000});
@@ -166,9 +160,11 @@ TEST(parity_grid_origin_hemi_dir) {
     orr_camera_create_arc_rotate(
         s, &(orr_arc_rotate_desc){
                .alpha = PI / 4, .beta = PI / 3, .radius = 25, .target = {0, 1, 0}, .near = 0.5, .far = 500});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){
-                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
+    orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.4)});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                          .direction = {-0.4, -1, -0.2},
+                                          .specular = ORR_RGB(0.3, 0.3, 0.3)});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 1}, NULL, &g);
     add_mesh(s, &g, std_mat(s, (orr_color3){0.25, 0.25, 0.3}, NULL, NULL), (orr_dvec3){0, 0, 0}, "ground");

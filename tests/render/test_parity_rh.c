@@ -39,8 +39,7 @@ static void compare_twin(orr_engine *e, orr_scene *s, const char *name, double t
 /* lite201-rh: the scene-200 layout at 5·10^6 m in x and z, floating origin. */
 TEST(parity_twin_lite201_floating_origin) {
     orr_scene *s;
-    CHECK(orr_scene_create(fo_engine, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}, .clear_color_set = true},
-                           &s) == ORR_OK);
+    CHECK(orr_scene_create(fo_engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.05, 0.05, 0.08, 1)}, &s) == ORR_OK);
     orr_test_build_grid(s, 5e6, (orr_cell3){0, 0, 0});
     compare_twin(fo_engine, s, "lite201-rh", 0.10);
     orr_scene_destroy(s);

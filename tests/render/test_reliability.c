@@ -73,7 +73,7 @@ static orr_engine *make_engine(uint32_t size) {
 static orr_scene *lit_scene(orr_engine *e) {
     orr_scene *s = NULL;
     CHECK(orr_scene_create(e, NULL, &s) == ORR_OK);
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -5}, .target = {0, 0, 0}});
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -5}, .target = ORR_DVEC3(0, 0, 0)});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
     orr_scene_set_clear_color(s, (orr_color4){0, 0, 0, 1});
     return s;
@@ -152,7 +152,7 @@ TEST(d3_mesh_of_1_4_million_vertices) {
     g.indices[0] = 0, g.indices[1] = 1, g.indices[2] = 2;
     orr_mesh m = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g,
                                                      .material = orr_standard_material_create(
-                                                         s, &(orr_standard_material_desc){.no_back_face_culling = true,
+                                                         s, &(orr_standard_material_desc){.back_face_culling = ORR_OFF,
                                                                                           .disable_lighting = true,
                                                                                           .emissive = {0, 1, 0}})});
     orr_geometry_free(&g);
@@ -180,7 +180,7 @@ TEST(d3_texture_of_2049_squared) {
                                         .material = orr_standard_material_create(
                                             s, &(orr_standard_material_desc){.diffuse_texture = tex,
                                                                              .disable_lighting = true,
-                                                                             .no_back_face_culling = true,
+                                                                             .back_face_culling = ORR_OFF,
                                                                              .emissive = {1, 1, 1}})});
     orr_geometry_free(&g);
     double rgb[3];

@@ -227,8 +227,8 @@ TEST(instance_updates_upload_ranges_and_never_rerecord) {
  * without the colour stream, and the same material on a plain mesh. */
 TEST(shader_material_thin_instance_helpers) {
     orr_scene *s;
-    orr_scene_create(engine, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &s);
-    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target = {0, 0, 0}});
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1)}, &s);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -10}, .target = ORR_DVEC3(0, 0, 0)});
     const char *vs = "layout(location = 0) out vec4 vColor;\n"
                      "void main() {\n"
                      "    vColor = getFinalColor();\n"
@@ -403,8 +403,8 @@ static orr_scene *lod_colour_scene(float red, orr_mesh *out_full, orr_mesh *out_
     orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -PI / 2, .beta = 1.25, .radius = 30});
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
     /* No specular: a highlight is white whatever the instance colour. */
-    orr_material m = orr_standard_material_create(
-        s, &(orr_standard_material_desc){.specular = {0, 0, 0}, .specular_set = true, .label = "matte"});
+    orr_material m =
+        orr_standard_material_create(s, &(orr_standard_material_desc){.specular = ORR_RGB(0, 0, 0), .label = "matte"});
     orr_geometry g;
     orr_geometry_build_box(NULL, NULL, &g);
     orr_mesh full = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m, .label = "full"});
@@ -465,7 +465,7 @@ static orr_dvec3 planet_point(int k) {
 
 static orr_scene *planet_scene(bool planetary, orr_mesh *out) {
     orr_scene *s;
-    orr_scene_create(fo_engine, &(orr_scene_desc){.clear_color = {0, 0, 0, 1}, .clear_color_set = true}, &s);
+    orr_scene_create(fo_engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1)}, &s);
     orr_geometry g;
     orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
     orr_material m =

@@ -5,8 +5,7 @@ static const double PI = 3.14159265358979323846;
 
 static orr_material mat(orr_scene *s, orr_color3 d, orr_color3 spec, orr_color3 em, bool spec_set) {
     return orr_standard_material_create(
-        s, &(orr_standard_material_desc){
-               .diffuse = d, .diffuse_set = true, .specular = spec, .specular_set = spec_set, .emissive = em});
+        s, &(orr_standard_material_desc){.diffuse = {true, d}, .specular = {spec_set, spec}, .emissive = em});
 }
 
 static orr_mesh place(orr_scene *s, orr_geometry *g, orr_material m, orr_dvec3 p, orr_cell3 cell, const char *label) {
@@ -21,9 +20,11 @@ void orr_test_build_grid(orr_scene *s, double o, orr_cell3 cell) {
         s, &(orr_arc_rotate_desc){
                .alpha = PI / 4, .beta = PI / 3, .radius = 25, .target = {o, 1, o}, .near = 0.5, .far = 500});
     orr_node_set_cell(s, orr_camera_node(cam), cell);
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){
-                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
+    orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.4)});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                          .direction = {-0.4, -1, -0.2},
+                                          .specular = ORR_RGB(0.3, 0.3, 0.3)});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 40, .subdivisions = 1}, NULL, &g);
     place(s, &g, mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0}, (orr_color3){0}, false), (orr_dvec3){o, 0, o},
@@ -46,13 +47,15 @@ void orr_test_build_grid(orr_scene *s, double o, orr_cell3 cell) {
 orr_scene *orr_test_build_scene204(orr_engine *e, bool culling) {
     const double o = 5e6;
     orr_scene *s;
-    if (orr_scene_create(e, &(orr_scene_desc){.clear_color = {0.05, 0.05, 0.08, 1}}, &s) != ORR_OK) return NULL;
+    if (orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0.05, 0.05, 0.08, 1)}, &s) != ORR_OK) return NULL;
     orr_camera_create_arc_rotate(
         s, &(orr_arc_rotate_desc){
                .alpha = PI / 4, .beta = PI / 3, .radius = 22, .target = {o, 1, o}, .near = 0.5, .far = 500});
-    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = 0.4});
-    orr_light_create(s, &(orr_light_desc){
-                            .type = ORR_LIGHT_DIRECTIONAL, .direction = {-0.4, -1, -0.2}, .specular = {0.3, 0.3, 0.3}});
+    orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.4)});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                          .direction = {-0.4, -1, -0.2},
+                                          .specular = ORR_RGB(0.3, 0.3, 0.3)});
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 60, .height = 60}, NULL, &g);
     place(s, &g, mat(s, (orr_color3){0.25, 0.25, 0.3}, (orr_color3){0}, (orr_color3){0}, false), (orr_dvec3){o, 0, o},

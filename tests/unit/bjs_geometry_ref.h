@@ -2452,7 +2452,7 @@ static const bjs_cylinder_case bjs_cylinder_cases[] = {
     {{.height = 3, .diameter_top = 0.5, .diameter_bottom = 1.5, .tessellation = 5, .subdivisions = 2},
      {"cylinder cone_sub2", 32, 90, bjs_cylinder_cone_sub2_positions, bjs_cylinder_cone_sub2_normals,
       bjs_cylinder_cone_sub2_uvs, bjs_cylinder_cone_sub2_indices}},
-    {{.tessellation = 4, .no_caps = 1},
+    {{.tessellation = 4, .caps = ORR_OFF},
      {"cylinder nocaps", 10, 24, bjs_cylinder_nocaps_positions, bjs_cylinder_nocaps_normals, bjs_cylinder_nocaps_uvs,
       bjs_cylinder_nocaps_indices}},
 };

@@ -75,7 +75,7 @@ TEST(diagonal_rule) {
     CHECK_NEAR(z.root_position.y, -0.5 - 1e-5, 1e-9);
     CHECK_NEAR(z.root_position.z, 0, 1e-9);
     /* sizeAuto off: the given sizes and root, untouched. */
-    z = orr_environment_compute_sizes(s, &(orr_environment_desc){.no_size_auto = true, .root_position = {0, 7, 0}});
+    z = orr_environment_compute_sizes(s, &(orr_environment_desc){.size_auto = ORR_OFF, .root_position = {0, 7, 0}});
     CHECK_NEAR(z.ground_size, 15, 1e-12);
     CHECK_NEAR(z.root_position.y, 7, 1e-12);
     orr_scene_destroy(s);
@@ -135,22 +135,25 @@ TEST(cells_are_absolute) {
 /* The CPU image-processing reference against values worked from Babylon's
  * formulas: the default environment's ground colour at full texture. */
 TEST(image_processing_reference) {
-    orr_image_processing ip = {.exposure = 0.8,
-                               .contrast = 1.2,
-                               .exposure_set = true,
-                               .contrast_set = true,
-                               .tone_mapping = ORR_TONE_MAPPING_STANDARD};
+    orr_image_processing ip = {
+        .exposure = ORR_F64(0.8), .contrast = ORR_F64(1.2), .tone_mapping = ORR_TONE_MAPPING_STANDARD};
     double c = 3 * pow(0.2, 2.2);
     orr_color3 o = orr_image_processing_apply(&ip, (orr_color3){c, c, c});
     double x = pow(1 - exp2(-1.590579 * c * 0.8), 1 / 2.2);
     x = x + (x * x * (3 - 2 * x) - x) * 0.2;
     CHECK_NEAR(o.r, x, 1e-12);
-    /* No processing: identity on [0, 1] up to the gamma curve. */
-    orr_color3 g = orr_image_processing_apply(NULL, (orr_color3){0.5, 0, 1});
+    /* Zero fields and NULL mean the default environment's configuration. */
+    orr_color3 z = orr_image_processing_apply(&(orr_image_processing){0}, (orr_color3){c, c, c});
+    orr_color3 n = orr_image_processing_apply(NULL, (orr_color3){c, c, c});
+    CHECK_NEAR(z.r, x, 1e-12);
+    CHECK_NEAR(n.r, x, 1e-12);
+    /* No processing (Babylon.js's plain defaults): identity on [0, 1] up to the gamma curve. */
+    orr_image_processing none = {ORR_F64(1), ORR_F64(1), ORR_TONE_MAPPING_NONE};
+    orr_color3 g = orr_image_processing_apply(&none, (orr_color3){0.5, 0, 1});
     CHECK_NEAR(g.r, pow(0.5, 1 / 2.2), 1e-12);
     CHECK_NEAR(g.b, 1, 1e-12);
     /* ACES maps 0 to ~0 and saturates bright input below 1. */
-    ip.tone_mapping = ORR_TONE_MAPPING_ACES, ip.contrast = 1, ip.exposure = 1;
+    ip.tone_mapping = ORR_TONE_MAPPING_ACES, ip.contrast = ORR_F64(1), ip.exposure = ORR_F64(1);
     orr_color3 a = orr_image_processing_apply(&ip, (orr_color3){100, 100, 100});
     CHECK(a.r > 0.95 && a.r <= 1.0);
 }

@@ -280,7 +280,7 @@ TEST(minimum_options_accepted) {
     CHECK(orr_geometry_build_torus(&(orr_torus_desc){.tessellation = 1}, NULL, &g) == ORR_OK);
     CHECK(g.vertex_count == 4 && orr_geometry_validate(&g) == ORR_OK);
     orr_geometry_free(&g);
-    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.tessellation = 1, .no_caps = 1}, NULL, &g) == ORR_OK);
+    CHECK(orr_geometry_build_cylinder(&(orr_cylinder_desc){.tessellation = 1, .caps = ORR_OFF}, NULL, &g) == ORR_OK);
     CHECK(g.vertex_count == 4 && g.index_count == 6);
     orr_geometry_free(&g);
 }

@@ -254,8 +254,8 @@ TEST(far_cell_mesh_picks_exactly_from_the_camera) {
     orr_node_set_world_position(f.scene, orr_mesh_node(a), orr_wpos_make(cell, (orr_dvec3){100.35, 0, 7}));
     CHECK(orr_instances_add(f.scene, a, at(0, 0, 0), NULL) == ORR_OK);
     CHECK(orr_instances_add(f.scene, a, at(5, 0, 0), NULL) == ORR_OK);
-    orr_camera cam =
-        orr_camera_create_free(f.scene, &(orr_free_camera_desc){.position = {90.3, 0, 7}, .target = {100.35, 0, 7}});
+    orr_camera cam = orr_camera_create_free(
+        f.scene, &(orr_free_camera_desc){.position = {90.3, 0, 7}, .target = ORR_DVEC3(100.35, 0, 7)});
     orr_node_set_world_position(f.scene, orr_camera_node(cam), orr_wpos_make(cell, (orr_dvec3){90.3, 0, 7}));
     orr_instance_hit hit;
     CHECK(orr_instances_pick_screen(f.scene, cam, (orr_dvec2){0, 0}, 1.0, 0, 0, &hit));
@@ -278,7 +278,8 @@ TEST(camera_ray_lands_on_its_ndc_in_both_view_modes) {
     fixture f;
     setup(&f);
     orr_camera cam = orr_camera_create_free(
-        f.scene, &(orr_free_camera_desc){.position = {1, 2, -10}, .target = {3, 1, 5}, .fov = 0.9, .near = 0.5});
+        f.scene,
+        &(orr_free_camera_desc){.position = {1, 2, -10}, .target = ORR_DVEC3(3, 1, 5), .fov = 0.9, .near = 0.5});
     const double aspect = 16.0 / 9.0;
     const orr_dvec2 ndcs[4] = {{0, 0}, {1, 0}, {-0.3, 0.8}, {0.95, -0.9}};
     orr_dvec3 o_abs[4], d_abs[4];

@@ -249,12 +249,9 @@ TEST(arc_rotate_limits_clamp) {
     orr_camera_set_arc(s, cam, 10, 1, 5);
     orr_camera_get_arc(s, cam, &a, &b, &r);
     CHECK_NEAR(a, 10, 0);
-    orr_camera lim = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 10,
-                                                                            .beta = 1,
-                                                                            .radius = 5,
-                                                                            .lower_alpha_limit = -1,
-                                                                            .upper_alpha_limit = 1,
-                                                                            .alpha_limits_set = true});
+    orr_camera lim = orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = 10, .beta = 1, .radius = 5, .lower_alpha_limit = ORR_F64(-1), .upper_alpha_limit = ORR_F64(1)});
     orr_camera_get_arc(s, lim, &a, &b, &r);
     CHECK_NEAR(a, 1, 0);
     orr_scene_destroy(s);
@@ -292,23 +289,25 @@ TEST(light_defaults_are_babylon) {
     orr_light l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {1, 2, 3}});
     orr_light_desc d = orr_light_get(s, l);
     CHECK(d.type == ORR_LIGHT_POINT);
-    CHECK_NEAR(d.intensity, 1, 0);
-    CHECK(d.diffuse.r == 1 && d.diffuse.g == 1 && d.diffuse.b == 1);
-    CHECK(d.specular.r == 1 && d.specular.g == 1 && d.specular.b == 1);
+    CHECK_NEAR(d.intensity.value, 1, 0);
+    CHECK(d.diffuse.set && d.diffuse.value.r == 1 && d.diffuse.value.g == 1 && d.diffuse.value.b == 1);
+    CHECK(d.specular.set && d.specular.value.r == 1 && d.specular.value.g == 1 && d.specular.value.b == 1);
     CHECK(d.ground_color.r == 0 && d.ground_color.g == 0 && d.ground_color.b == 0);
     CHECK(isinf(d.range));
     check_vec(d.position, (orr_dvec3){1, 2, 3}, 0);
     orr_light h = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC});
     check_vec(orr_light_get(s, h).direction, (orr_dvec3){0, 1, 0}, 0);
     /* Explicit zero / black is honoured when flagged (control for the defaults). */
-    orr_light z = orr_light_create(
-        s, &(orr_light_desc){
-               .type = ORR_LIGHT_DIRECTIONAL, .intensity_set = true, .diffuse_set = true, .specular = {0, 0.5, 0}});
+    orr_light z = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                                        .intensity = ORR_F64(0),
+                                                        .diffuse = ORR_RGB(0, 0, 0),
+                                                        .specular = ORR_RGB(0, 0.5, 0)});
     d = orr_light_get(s, z);
-    CHECK_NEAR(d.intensity, 0, 0);
-    CHECK(d.diffuse.r == 0 && d.diffuse.g == 0 && d.diffuse.b == 0);
-    CHECK(d.specular.g == 0.5 && d.specular.r == 0);
-    CHECK_NEAR(orr_light_get(s, orr_light_create(s, &(orr_light_desc){.intensity = 0.7})).intensity, 0.7, 0);
+    CHECK_NEAR(d.intensity.value, 0, 0);
+    CHECK(d.diffuse.value.r == 0 && d.diffuse.value.g == 0 && d.diffuse.value.b == 0);
+    CHECK(d.specular.value.g == 0.5 && d.specular.value.r == 0);
+    CHECK_NEAR(orr_light_get(s, orr_light_create(s, &(orr_light_desc){.intensity = ORR_F64(0.7)})).intensity.value, 0.7,
+               0);
     orr_scene_destroy(s);
 }
 
@@ -343,7 +342,7 @@ TEST(stale_handles_are_reported_and_harmless) {
     orr_camera_set_fov(s, (orr_camera){keep.id}, 1.0);
     CHECK(logged(before, "API misuse WRONG_KIND", "not a camera"));
     before = log_count;
-    CHECK(orr_light_get(s, (orr_light){keep.id}).intensity == 0);
+    CHECK(orr_light_get(s, (orr_light){keep.id}).intensity.value == 0);
     CHECK(logged(before, "WRONG_KIND", "orr_light_get"));
     orr_camera cam = orr_camera_create_free(s, NULL);
     orr_node_destroy(s, orr_camera_node(cam));

@@ -49,7 +49,7 @@ const cases = [
     ['plane', 'w2h3', { width: 2, height: 3 }],
     ['cylinder', 'tess6', { tessellation: 6, subdivisions: 1 }],
     ['cylinder', 'cone_sub2', { height: 3, diameter_top: 0.5, diameter_bottom: 1.5, tessellation: 5, subdivisions: 2 }],
-    ['cylinder', 'nocaps', { tessellation: 4, no_caps: 1 }],
+    ['cylinder', 'nocaps', { tessellation: 4, caps: false }],
     ['torus', 'tess6', { tessellation: 6 }],
     ['torus', 'd2_t03_tess4', { diameter: 2, thickness: 0.3, tessellation: 4 }],
 ];
@@ -62,14 +62,14 @@ function bjsOptions(o) {
     };
     const r = {};
     for (const [k, v] of Object.entries(o)) {
-        if (k === 'no_caps') r.cap = v ? BABYLON.Mesh.NO_CAP : BABYLON.Mesh.CAP_ALL;
+        if (k === 'caps') r.cap = v ? BABYLON.Mesh.CAP_ALL : BABYLON.Mesh.NO_CAP;
         else r[map[k] || k] = v;
     }
     return r;
 }
 
 function cDesc(type, o) {
-    const fields = Object.entries(o).map(([k, v]) => `.${k} = ${v}`);
+    const fields = Object.entries(o).map(([k, v]) => (typeof v === 'boolean' ? `.${k} = ${v ? 'ORR_ON' : 'ORR_OFF'}` : `.${k} = ${v}`));
     return fields.length ? `{ ${fields.join(', ')} }` : '{ 0 }';
 }
 
