@@ -74,6 +74,35 @@ typedef struct orr_opt_bool {
 double orr_opt_f64_or(orr_opt_f64 o, double fallback);
 bool orr_opt_bool_or(orr_opt_bool o, bool fallback);
 
+/* Lifetimes and errors — the contract of every call.
+ *
+ * Create shapes. Contexts and containers (engine, scene, environment,
+ * instance pool, window, rebase world, textures) are created by
+ * `orr_result orr_X_create(parent, desc, out)`: the result says why a create
+ * failed and *out is untouched then. Scene objects (nodes, cameras, lights,
+ * meshes, materials, rebase subscribers) are created by
+ * `handle orr_X_create(scene, desc)`: the null handle (id 0) on failure, and
+ * orr_last_result() says why (OUT_OF_HOST_MEMORY, LIMIT_REACHED,
+ * SHADER_COMPILE, INVALID_ARGUMENT for misuse, ...).
+ *
+ * Destroys. Every create has its destroy; a destroy takes NULL or a null
+ * handle silently and reports a stale one as misuse. A parent's destroy
+ * destroys its children (a scene its nodes, materials, environments and
+ * instance pools; an engine its scenes and textures); their pointers and
+ * handles are dangling or stale afterwards.
+ *
+ * Destroying what is still referenced. One rule: the destroy always
+ * succeeds, at once, for the caller; what referenced the object falls back
+ * (a mesh whose material is destroyed draws with the default material, a
+ * material whose texture is destroyed samples white, an environment without
+ * its texture draws its plain colour) and GPU memory is freed when the frames
+ * in flight that used it have finished — never by waiting for the device.
+ *
+ * Errors, three tiers. Internal invariants are asserted (debug builds).
+ * API misuse is reported through the logger with an orr_msg id and changes
+ * nothing. Runtime failures are returned as orr_result, leaving nothing
+ * half-built. The library never calls abort() or exit(). */
+
 /* Static string naming a result ("ORR_ERROR_DEVICE_LOST: ..."). */
 const char *orr_result_string(orr_result r);
 /* The message of the most recent failure or misuse on the calling thread,
@@ -83,6 +112,11 @@ const char *orr_result_string(orr_result r);
  * through the engine's logger and keep it in orr_engine_last_error. A
  * successful call does not clear it. Valid until the thread's next failure. */
 const char *orr_last_error(void);
+/* The result of the most recent failure or misuse on the calling thread
+ * (misuse: ORR_ERROR_INVALID_HANDLE for NULL_CONTEXT, INVALID_HANDLE and
+ * WRONG_KIND, ORR_ERROR_INVALID_ARGUMENT otherwise); ORR_OK before any.
+ * How a handle create (which returns 0) says why it failed. */
+orr_result orr_last_result(void);
 
 /* Allocator hooks: all three set, or all zero for the C library's. Every
  * allocation of the library goes through these (Vulkan's host allocations
@@ -101,10 +135,47 @@ typedef enum orr_log_level {
     ORR_LOG_DEBUG = 3,
 } orr_log_level;
 
+/* Message ids: one list (an X-macro: id, what it means). Every line the
+ * library logs carries one, so programs and tests react to ids, not text.
+ * Misuse ids (from NULL_CONTEXT on) come with a harmless return; the line's
+ * text names the call and the field. */
+#define ORR_MSG_LIST(X)                                                                                  \
+    X(NONE, "an informational or debug line")                                                            \
+    X(RUNTIME_FAILURE, "a runtime failure (device, file, memory, malformed data); the call returned it") \
+    X(VALIDATION, "a Vulkan validation-layer message (a library bug or a driver problem)")               \
+    X(NULL_CONTEXT, "misuse: the engine, scene, world or pool argument is NULL")                         \
+    X(INVALID_HANDLE, "misuse: a null, stale or foreign handle")                                         \
+    X(WRONG_KIND, "misuse: a handle of another kind (a light given to a camera call)")                   \
+    X(NULL_ARGUMENT, "misuse: a required pointer argument or desc field is NULL or missing")             \
+    X(NOT_FINITE, "misuse: a NaN or infinite number")                                                    \
+    X(OUT_OF_RANGE, "misuse: an index, count, size or value outside its documented range")               \
+    X(UNKNOWN_ENUM, "misuse: an enum value the call does not know")                                      \
+    X(CONFLICTING_FIELDS, "misuse: fields that exclude each other are both given")                       \
+    X(NOT_FOUND, "misuse: no item of that name")                                                         \
+    X(WOULD_CYCLE, "misuse: the change would make the node hierarchy a cycle")                           \
+    X(HAS_PARENT, "misuse: the call needs a root node")                                                  \
+    X(BAD_STATE, "misuse: the object is not in the state the call needs (no tick open, rendering)")      \
+    X(IMPOSSIBLE_OPTION, "misuse: options that cannot work together (floating origin without float64)")  \
+    X(IN_USE, "misuse: the object is still referenced and the call refuses to break that")
+
+typedef enum orr_msg {
+#define ORR_MSG_ENUM_(id, text) ORR_MSG_##id,
+    ORR_MSG_LIST(ORR_MSG_ENUM_)
+#undef ORR_MSG_ENUM_
+        ORR_MSG_COUNT_
+} orr_msg;
+
+/* "NOT_FINITE" for ORR_MSG_NOT_FINITE; "" for an unknown id. */
+const char *orr_msg_name(orr_msg id);
+/* The list's description of the id; "" for an unknown id. */
+const char *orr_msg_text(orr_msg id);
+/* True for the ids of API misuse (NULL_CONTEXT and after). */
+bool orr_msg_is_misuse(orr_msg id);
+
 /* Logger hook: zero for stderr (errors and warnings only). `message` is one
- * line without a trailing newline. */
+ * line without a trailing newline; `id` says what kind of line it is. */
 typedef struct orr_logger {
-    void (*log)(orr_log_level level, const char *message, void *user);
+    void (*log)(orr_log_level level, orr_msg id, const char *message, void *user);
     void *user;
 } orr_logger;
 

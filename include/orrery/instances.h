@@ -185,7 +185,7 @@ void orr_instances_enable_dynamic_draw_count(orr_scene *scene, orr_mesh mesh);
  *     uint32_t i;
  *     orr_instance_pool_add(pool, orr_dmat4_translation((orr_dvec3){10, 0, 0}), &i);
  *     orr_instance_pool_remove(pool, i);   // the last logical instance moves to i
- *     orr_instance_pool_destroy(pool);     // before orr_scene_destroy
+ *     orr_instance_pool_destroy(pool);     // or leave it to orr_scene_destroy
  *
  * Creation gives every mesh in the subtree of `root` (root included when it
  * is a mesh) its own thin-instance buffer of `capacity` slots, active count
@@ -206,9 +206,10 @@ void orr_instances_enable_dynamic_draw_count(orr_scene *scene, orr_mesh mesh);
  * meshWorld is read when an instance is written; after moving the template,
  * orr_instance_pool_refresh rewrites every instance from the stored M.
  *
- * The pool is an opaque, caller-owned object (like orr_scene, not a scene
- * object with a generational id): it holds the scene pointer and the
- * carriers' mesh handles, and must be destroyed before its scene. A carrier
+ * The pool is an opaque object (like orr_environment, not a scene object
+ * with a generational id): it holds the scene pointer and the carriers' mesh
+ * handles. orr_scene_destroy destroys the scene's pools (core.h, "Lifetimes
+ * and errors"); the pointer is dangling afterwards. A carrier
  * mesh must not have active thin instances when the pool is created, and
  * belongs to one pool at a time. Logical slot i is slot i of every carrier.
  * Misuse (NULL pool, index or count out of range, a full pool, a carrier

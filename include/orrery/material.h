@@ -124,9 +124,11 @@ typedef struct orr_shader_material_desc {
     const char *label;
 } orr_shader_material_desc;
 
-/* Compiles both stages now. On failure returns 0 material and
- * *result = ORR_ERROR_SHADER_COMPILE with a readable message (`result` may be NULL). */
-orr_material orr_shader_material_create(orr_scene *scene, const orr_shader_material_desc *desc, orr_result *result);
+/* Compiles both stages now. On failure returns the null material and
+ * orr_last_result() is ORR_ERROR_SHADER_COMPILE, with a readable message
+ * (orr_engine_last_error: file:line and the compiler's text); missing sources
+ * are misuse (NULL_ARGUMENT). */
+orr_material orr_shader_material_create(orr_scene *scene, const orr_shader_material_desc *desc);
 /* Sets a user uniform by name (values as float64, packed to float32 at upload).
  * count = 1, 2, 3, 4 or 16 must match the declared type. A NULL name or
  * values, an unknown name or a wrong count is reported and changes nothing. */
@@ -134,6 +136,10 @@ void orr_shader_material_set_uniform(orr_scene *scene, orr_material m, const cha
                                      uint32_t count);
 void orr_shader_material_set_texture(orr_scene *scene, orr_material m, const char *name, orr_texture texture);
 
+/* Always succeeds for a live material (core.h, "Lifetimes and errors"):
+ * meshes that still use it draw with the scene's default material (Babylon.js
+ * StandardMaterial defaults) from the next frame on; GPU data is freed when
+ * the frames in flight finish. */
 void orr_material_destroy(orr_scene *scene, orr_material m);
 uint64_t orr_material_get_version(const orr_scene *scene, orr_material m);
 

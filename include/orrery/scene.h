@@ -251,6 +251,9 @@ typedef struct orr_arc_rotate_desc {
 orr_camera orr_camera_create_free(orr_scene *scene, const orr_free_camera_desc *desc);
 orr_camera orr_camera_create_arc_rotate(orr_scene *scene, const orr_arc_rotate_desc *desc);
 orr_node orr_camera_node(orr_camera camera);
+/* Destroys the camera's node (children move to its parent); a scene without
+ * an active camera renders nothing until one is set. */
+void orr_camera_destroy(orr_scene *scene, orr_camera camera);
 /* The first camera created becomes the active camera. */
 void orr_scene_set_active_camera(orr_scene *scene, orr_camera camera);
 orr_camera orr_scene_get_active_camera(const orr_scene *scene);
@@ -334,6 +337,8 @@ orr_light orr_light_create(orr_scene *scene, const orr_light_desc *desc);
 /* The desc as orr_light_create resolves it: every optional set (NULL: the defaults). */
 orr_light_desc orr_light_desc_defaults(const orr_light_desc *desc);
 orr_node orr_light_node(orr_light light);
+/* Destroys the light's node (children move to its parent). */
+void orr_light_destroy(orr_scene *scene, orr_light light);
 /* Replaces every parameter (position goes to the node). */
 void orr_light_set(orr_scene *scene, orr_light light, const orr_light_desc *desc);
 orr_light_desc orr_light_get(const orr_scene *scene, orr_light light);
@@ -350,6 +355,9 @@ typedef struct orr_mesh_desc {
 
 orr_mesh orr_mesh_create(orr_scene *scene, const orr_mesh_desc *desc);
 orr_node orr_mesh_node(orr_mesh mesh);
+/* Destroys the mesh's node, its geometry copy and thin instances (GPU
+ * buffers freed when the frames in flight finish). */
+void orr_mesh_destroy(orr_scene *scene, orr_mesh mesh);
 orr_mesh orr_mesh_from_node(const orr_scene *scene, orr_node node); /* 0 if not a mesh */
 void orr_mesh_set_material(orr_scene *scene, orr_mesh mesh, orr_material material);
 orr_material orr_mesh_get_material(const orr_scene *scene, orr_mesh mesh);

@@ -38,8 +38,8 @@ void orri_free(const orr_allocator *a, void *p) {
     if (p) a->free(p, a->user);
 }
 
-static void def_log(orr_log_level level, const char *message, void *user) {
-    (void)user;
+static void def_log(orr_log_level level, orr_msg id, const char *message, void *user) {
+    (void)user, (void)id;
     static const char *names[] = {"error", "warning", "info", "debug"};
     if (level <= ORR_LOG_WARNING) fprintf(stderr, "orrery %s: %s\n", names[level], message);
 }
@@ -50,24 +50,34 @@ void orri_ctx_init(orri_ctx *ctx, const orr_allocator *a, const orr_logger *l) {
     ctx->logger = (l && l->log) ? *l : (orr_logger){def_log, NULL};
 }
 
-static void vlog(orri_ctx *ctx, orr_log_level level, const char *fmt, va_list ap) {
+static void vlog(orri_ctx *ctx, orr_log_level level, orr_msg id, const char *fmt, va_list ap) {
     char buf[1024];
     vsnprintf(buf, sizeof buf, fmt, ap);
     if (level == ORR_LOG_ERROR) memcpy(ctx->last_error, buf, sizeof buf);
-    ctx->logger.log(level, buf, ctx->logger.user);
+    ctx->logger.log(level, id, buf, ctx->logger.user);
 }
 
 void orri_log(orri_ctx *ctx, orr_log_level level, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vlog(ctx, level, fmt, ap);
+    vlog(ctx, level, ORR_MSG_NONE, fmt, ap);
     va_end(ap);
 }
 
-/* The last error message of this thread, from any call (orr_last_error). */
+void orri_log_id(orri_ctx *ctx, orr_log_level level, orr_msg id, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vlog(ctx, level, id, fmt, ap);
+    va_end(ap);
+}
+
+/* The last error message and result of this thread, from any call
+ * (orr_last_error, orr_last_result). */
 static _Thread_local char thread_error[1024];
+static _Thread_local orr_result thread_result;
 
 const char *orr_last_error(void) { return thread_error; }
+orr_result orr_last_result(void) { return thread_result; }
 
 orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) {
     char buf[900];
@@ -76,7 +86,8 @@ orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) {
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     snprintf(thread_error, sizeof thread_error, "%s: %s", orr_result_string(r), buf);
-    orri_log(ctx, ORR_LOG_ERROR, "%s: %s", orr_result_string(r), buf);
+    thread_result = r;
+    orri_log_id(ctx, ORR_LOG_ERROR, ORR_MSG_RUNTIME_FAILURE, "%s: %s", orr_result_string(r), buf);
     return r;
 }
 
@@ -87,30 +98,34 @@ orr_result orri_fail_free(orr_result r, const char *fmt, ...) {
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     snprintf(thread_error, sizeof thread_error, "%s: %s", orr_result_string(r), buf);
+    thread_result = r;
     return r;
 }
 
-static const char *msg_names[ORRI_MSG_COUNT_] = {
-    [ORRI_MSG_NULL_CONTEXT] = "NULL_CONTEXT",
-    [ORRI_MSG_INVALID_HANDLE] = "INVALID_HANDLE",
-    [ORRI_MSG_WRONG_KIND] = "WRONG_KIND",
-    [ORRI_MSG_BAD_VALUE] = "BAD_VALUE",
-    [ORRI_MSG_IMPOSSIBLE_OPTION] = "IMPOSSIBLE_OPTION",
-    [ORRI_MSG_IN_USE] = "IN_USE",
-};
+#define ORR_MSG_NAME_(id, text) #id,
+#define ORR_MSG_TEXT_(id, text) text,
+static const char *const msg_names[ORR_MSG_COUNT_] = {ORR_MSG_LIST(ORR_MSG_NAME_)};
+static const char *const msg_texts[ORR_MSG_COUNT_] = {ORR_MSG_LIST(ORR_MSG_TEXT_)};
 
-void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...) {
+const char *orr_msg_name(orr_msg id) { return (unsigned)id < ORR_MSG_COUNT_ ? msg_names[id] : ""; }
+const char *orr_msg_text(orr_msg id) { return (unsigned)id < ORR_MSG_COUNT_ ? msg_texts[id] : ""; }
+bool orr_msg_is_misuse(orr_msg id) { return id >= ORR_MSG_NULL_CONTEXT && id < ORR_MSG_COUNT_; }
+
+void orri_misuse(orri_ctx *ctx, orr_msg id, const char *fmt, ...) {
+    ORRI_ASSERT(orr_msg_is_misuse(id));
     char buf[900];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     snprintf(thread_error, sizeof thread_error, "API misuse %s: %s", msg_names[id], buf);
+    bool handle = id == ORR_MSG_NULL_CONTEXT || id == ORR_MSG_INVALID_HANDLE || id == ORR_MSG_WRONG_KIND;
+    thread_result = handle ? ORR_ERROR_INVALID_HANDLE : ORR_ERROR_INVALID_ARGUMENT;
     if (!ctx) {
         fprintf(stderr, "orrery error: API misuse %s: %s\n", msg_names[id], buf);
         return;
     }
-    orri_log(ctx, ORR_LOG_ERROR, "API misuse %s: %s", msg_names[id], buf);
+    orri_log_id(ctx, ORR_LOG_ERROR, id, "API misuse %s: %s", msg_names[id], buf);
 }
 
 const char *orr_result_string(orr_result r) {

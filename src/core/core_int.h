@@ -33,17 +33,17 @@ orr_result orri_fail(orri_ctx *ctx, orr_result r, const char *fmt, ...) __attrib
  * kept for orr_last_error() only, nothing is logged. */
 orr_result orri_fail_free(orr_result r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* API misuse: one list of message ids (STYLE.md), reported with a name. */
-typedef enum orri_msg {
-    ORRI_MSG_NULL_CONTEXT,
-    ORRI_MSG_INVALID_HANDLE,
-    ORRI_MSG_WRONG_KIND,
-    ORRI_MSG_BAD_VALUE,
-    ORRI_MSG_IMPOSSIBLE_OPTION,
-    ORRI_MSG_IN_USE,
-    ORRI_MSG_COUNT_
-} orri_msg;
-void orri_misuse(orri_ctx *ctx, orri_msg id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* API misuse: one list of message ids (ORR_MSG_LIST in core.h), reported
+ * with the id's name; sets orr_last_result(). */
+void orri_misuse(orri_ctx *ctx, orr_msg id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Log a line with an explicit id (validation messages). */
+void orri_log_id(orri_ctx *ctx, orr_log_level level, orr_msg id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Internal invariants (tier 1): checked in debug builds, compiled out with
+ * NDEBUG. Never for anything a caller can cause: that is misuse. */
+#include <assert.h>
+#define ORRI_ASSERT(cond) assert(cond)
 
 /* Generational pool: ids are (generation << 16 | slot + 1); 0 is never valid.
  * Items are fixed-size records stored contiguously; a freed slot's generation

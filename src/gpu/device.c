@@ -46,7 +46,7 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL debug_cb(VkDebugUtilsMessageSeverityFlagBi
     /* Performance hints are not errors; only validation counts. */
     if (!(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)) return VK_FALSE;
     gpu->validation_messages++;
-    orri_log(gpu->ctx, ORR_LOG_ERROR, "validation: %s", data->pMessage);
+    orri_log_id(gpu->ctx, ORR_LOG_ERROR, ORR_MSG_VALIDATION, "validation: %s", data->pMessage);
     if (gpu->on_validation) gpu->on_validation(data->pMessage, gpu->validation_user);
     return VK_FALSE;
 }

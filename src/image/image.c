@@ -60,7 +60,7 @@ orr_result orri_image_fail(orri_image_ctx *c, orr_result r, const char *fmt, ...
     snprintf(line, sizeof line, "%s: %s", c->label ? c->label : "image", msg);
     if (c->error) snprintf(c->error, c->error_size, "%s", line);
     if (c->logger.log)
-        c->logger.log(ORR_LOG_ERROR, line, c->logger.user);
+        c->logger.log(ORR_LOG_ERROR, ORR_MSG_RUNTIME_FAILURE, line, c->logger.user);
     else if (!c->error)
         fprintf(stderr, "orrery error: %s: %s\n", orr_result_string(r), line);
     return r;

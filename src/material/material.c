@@ -34,7 +34,7 @@ static bool structure_differs(const orr_standard_material_desc *a, const orr_sta
 
 orr_material orr_standard_material_create(orr_scene *s, const orr_standard_material_desc *desc) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_standard_material_create: scene is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_standard_material_create: scene is NULL");
         return (orr_material){0};
     }
     orri_material *m;
@@ -55,7 +55,7 @@ void orr_standard_material_set(orr_scene *s, orr_material mat, const orr_standar
     orri_material *m = orri_material_get(s, mat.id, "orr_standard_material_set");
     if (!m) return;
     if (m->kind != ORRI_MATERIAL_STANDARD) {
-        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "orr_standard_material_set: not a standard material");
+        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "orr_standard_material_set: not a standard material");
         return;
     }
     orr_standard_material_desc d = resolve_standard(desc);
@@ -89,15 +89,8 @@ void orri_material_release(orr_scene *s, orri_material *m) {
 void orr_material_destroy(orr_scene *s, orr_material mat) {
     orri_material *m = orri_material_get(s, mat.id, "orr_material_destroy");
     if (!m) return;
-    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind == ORRI_NODE_MESH && n->u.mesh.material == mat.id) {
-            orri_misuse(s->ctx, ORRI_MSG_IN_USE, "orr_material_destroy: '%s' is still used by mesh '%s'", m->label,
-                        n->label);
-            return;
-        }
-    }
+    /* Meshes that still name it draw with the scene's default material from
+     * the next frame on (core.h: destroying what is still referenced). */
     orri_material_release(s, m);
     orri_pool_free(&s->materials, mat.id);
     s->structure_version = orri_scene_next_version(s);

@@ -120,23 +120,20 @@ static orr_result compile_stages(orr_scene *s, const orr_shader_material_desc *d
                              &sm->frag_size);
 }
 
-orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_desc *d, orr_result *result) {
-    orr_result dummy;
-    if (!result) result = &dummy;
-    *result = ORR_ERROR_INVALID_ARGUMENT;
+orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_desc *d) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_shader_material_create: scene is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_shader_material_create: scene is NULL");
         return (orr_material){0};
     }
     if (!d || !d->vertex_source || !d->fragment_source) {
-        orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT,
-                  "orr_shader_material_create: vertex and fragment sources are required");
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT,
+                    "orr_shader_material_create: vertex and fragment sources are required");
         return (orr_material){0};
     }
     const char *label = d->label ? d->label : "shader material";
     orri_shader_material *sm = orri_alloc(&s->ctx->allocator, sizeof *sm);
     if (!sm) {
-        *result = orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shader material");
+        orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shader material");
         return (orr_material){0};
     }
     sm->back_face_culling = orr_opt_bool_or(d->back_face_culling, true);
@@ -155,7 +152,6 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
         orri_free(&s->ctx->allocator, sm->frag_spv);
         orri_free(&s->ctx->allocator, sm->inst_vert_spv);
         orri_free(&s->ctx->allocator, sm);
-        *result = r;
         return (orr_material){0};
     }
     m->kind = ORRI_MATERIAL_SHADER;
@@ -163,14 +159,13 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
     m->shader = sm;
     m->version = orri_scene_next_version(s);
     m->structure_version = orri_scene_next_version(s);
-    *result = ORR_OK;
     return (orr_material){id};
 }
 
 static orri_shader_material *shader_of(orr_scene *s, orr_material mat, const char *what) {
     orri_material *m = orri_material_get(s, mat.id, what);
     if (m && m->kind != ORRI_MATERIAL_SHADER) {
-        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "%s: '%s' is not a shader material", what, m->label);
+        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "%s: '%s' is not a shader material", what, m->label);
         return NULL;
     }
     return m ? m->shader : NULL;
@@ -181,7 +176,7 @@ void orr_shader_material_set_uniform(orr_scene *s, orr_material mat, const char 
     orri_shader_material *sm = shader_of(s, mat, "orr_shader_material_set_uniform");
     if (!sm) return;
     if (!name || !values) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_uniform: %s is NULL; unchanged",
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "orr_shader_material_set_uniform: %s is NULL; unchanged",
                     !name ? "the name" : "values");
         return;
     }
@@ -189,7 +184,7 @@ void orr_shader_material_set_uniform(orr_scene *s, orr_material mat, const char 
         orri_uniform_slot *u = &sm->uniforms[i];
         if (strcmp(u->name, name) != 0) continue;
         if (count != u->count) {
-            orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_uniform: '%s' takes %u values, got %u",
+            orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_shader_material_set_uniform: '%s' takes %u values, got %u",
                         name, u->count, count);
             return;
         }
@@ -197,14 +192,14 @@ void orr_shader_material_set_uniform(orr_scene *s, orr_material mat, const char 
         orri_material_get(s, mat.id, "")->version = orri_scene_next_version(s);
         return;
     }
-    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_uniform: no uniform '%s'", name);
+    orri_misuse(s->ctx, ORR_MSG_NOT_FOUND, "orr_shader_material_set_uniform: no uniform '%s'", name);
 }
 
 void orr_shader_material_set_texture(orr_scene *s, orr_material mat, const char *name, orr_texture texture) {
     orri_shader_material *sm = shader_of(s, mat, "orr_shader_material_set_texture");
     if (!sm) return;
     if (!name) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_texture: the name is NULL; unchanged");
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "orr_shader_material_set_texture: the name is NULL; unchanged");
         return;
     }
     for (uint32_t i = 0; i < sm->texture_count; i++) {
@@ -213,5 +208,5 @@ void orr_shader_material_set_texture(orr_scene *s, orr_material mat, const char 
         orri_material_get(s, mat.id, "")->structure_version = orri_scene_next_version(s);
         return;
     }
-    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_shader_material_set_texture: no texture '%s'", name);
+    orri_misuse(s->ctx, ORR_MSG_NOT_FOUND, "orr_shader_material_set_texture: no texture '%s'", name);
 }

@@ -7,11 +7,11 @@
 
 static bool adding_allowed(orr_rebase_world *w, const char *fn) {
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: world is NULL", fn);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: world is NULL", fn);
         return false;
     }
     if (w->in_apply) {
-        orri_misuse(&w->ctx, ORRI_MSG_IN_USE, "%s on '%s': refused inside a rebase callback", fn, w->label);
+        orri_misuse(&w->ctx, ORR_MSG_IN_USE, "%s on '%s': refused inside a rebase callback", fn, w->label);
         return false;
     }
     return true;
@@ -20,7 +20,7 @@ static bool adding_allowed(orr_rebase_world *w, const char *fn) {
 orr_rebase_sub orr_rebase_subscribe(orr_rebase_world *w, orr_rebase_fn fn, void *user) {
     if (!adding_allowed(w, "orr_rebase_subscribe")) return (orr_rebase_sub){0};
     if (!fn) {
-        orri_misuse(&w->ctx, ORRI_MSG_BAD_VALUE, "orr_rebase_subscribe on '%s': callback is NULL", w->label);
+        orri_misuse(&w->ctx, ORR_MSG_NULL_ARGUMENT, "orr_rebase_subscribe on '%s': callback is NULL", w->label);
         return (orr_rebase_sub){0};
     }
     orri_rebase_sub *s;
@@ -36,7 +36,7 @@ orr_rebase_sub orr_rebase_subscribe(orr_rebase_world *w, orr_rebase_fn fn, void 
 void orr_rebase_unsubscribe(orr_rebase_world *w, orr_rebase_sub sub) {
     if (!w) return;
     if (!orri_pool_get(&w->subs, sub.id)) {
-        orri_misuse(&w->ctx, ORRI_MSG_INVALID_HANDLE, "orr_rebase_unsubscribe on '%s': subscriber %#x is null or stale",
+        orri_misuse(&w->ctx, ORR_MSG_INVALID_HANDLE, "orr_rebase_unsubscribe on '%s': subscriber %#x is null or stale",
                     w->label, sub.id);
         return;
     }
@@ -52,7 +52,7 @@ orr_rebase_array orr_rebase_register(orr_rebase_world *w, const orr_rebase_array
     orr_rebase_array_desc d = desc ? *desc : (orr_rebase_array_desc){0};
     if ((unsigned)d.format > ORR_REBASE_VEC3F || (d.count && !d.data) ||
         (d.stride && d.stride < element_size(d.format))) {
-        orri_misuse(&w->ctx, ORRI_MSG_BAD_VALUE,
+        orri_misuse(&w->ctx, ORR_MSG_NULL_ARGUMENT,
                     "orr_rebase_register on '%s' (%s): bad format, NULL data with count %zu, or stride %zu below the "
                     "element size",
                     w->label, d.label ? d.label : "array", d.count, d.stride);
@@ -76,12 +76,12 @@ orr_result orr_rebase_array_update(orr_rebase_world *w, orr_rebase_array array, 
     if (!w) return ORR_ERROR_INVALID_HANDLE;
     orri_rebase_array *a = orri_pool_get(&w->arrays, array.id);
     if (!a) {
-        orri_misuse(&w->ctx, ORRI_MSG_INVALID_HANDLE, "orr_rebase_array_update on '%s': array %#x is null or stale",
+        orri_misuse(&w->ctx, ORR_MSG_INVALID_HANDLE, "orr_rebase_array_update on '%s': array %#x is null or stale",
                     w->label, array.id);
         return ORR_ERROR_INVALID_HANDLE;
     }
     if (count && !data) {
-        orri_misuse(&w->ctx, ORRI_MSG_BAD_VALUE, "orr_rebase_array_update on '%s' (%s): NULL data with count %zu",
+        orri_misuse(&w->ctx, ORR_MSG_NULL_ARGUMENT, "orr_rebase_array_update on '%s' (%s): NULL data with count %zu",
                     w->label, a->label, count);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
@@ -93,7 +93,7 @@ orr_result orr_rebase_array_update(orr_rebase_world *w, orr_rebase_array array, 
 void orr_rebase_unregister(orr_rebase_world *w, orr_rebase_array array) {
     if (!w) return;
     if (!orri_pool_get(&w->arrays, array.id)) {
-        orri_misuse(&w->ctx, ORRI_MSG_INVALID_HANDLE, "orr_rebase_unregister on '%s': array %#x is null or stale",
+        orri_misuse(&w->ctx, ORR_MSG_INVALID_HANDLE, "orr_rebase_unregister on '%s': array %#x is null or stale",
                     w->label, array.id);
         return;
     }

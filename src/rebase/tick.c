@@ -47,13 +47,13 @@ void orri_rebase_apply(orr_rebase_world *w, orr_dvec3 delta) {
 /* Refuses a rebase that would land inside a tick or inside a callback. */
 static orr_result refuse_if_busy(orr_rebase_world *w, const char *fn) {
     if (w->in_apply) {
-        orri_misuse(&w->ctx, ORRI_MSG_IN_USE, "%s on '%s': refused from inside a rebase callback (rebases do not nest)",
+        orri_misuse(&w->ctx, ORR_MSG_IN_USE, "%s on '%s': refused from inside a rebase callback (rebases do not nest)",
                     fn, w->label);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     if (w->tick_open) {
         orri_misuse(
-            &w->ctx, ORRI_MSG_IN_USE,
+            &w->ctx, ORR_MSG_IN_USE,
             "%s on '%s': refused, tick %llu is open (orr_rebase_tick_begin without orr_rebase_tick_end). "
             "A rebase between integration and the velocity computation would shift positions by |delta| in "
             "one step and launch every body at |delta|/dt; rebase only in orr_rebase_tick_begin. Nothing changed.",
@@ -65,7 +65,7 @@ static orr_result refuse_if_busy(orr_rebase_world *w, const char *fn) {
 
 static orr_result check_focus(orr_rebase_world *w, const char *fn, orr_dvec3 focus) {
     if (orr_dvec3_is_finite(focus)) return ORR_OK;
-    orri_misuse(&w->ctx, ORRI_MSG_BAD_VALUE, "%s on '%s': focus (%g, %g, %g) is not finite; nothing changed", fn,
+    orri_misuse(&w->ctx, ORR_MSG_NOT_FINITE, "%s on '%s': focus (%g, %g, %g) is not finite; nothing changed", fn,
                 w->label, focus.x, focus.y, focus.z);
     return ORR_ERROR_INVALID_ARGUMENT;
 }
@@ -73,7 +73,7 @@ static orr_result check_focus(orr_rebase_world *w, const char *fn, orr_dvec3 foc
 orr_result orr_rebase_tick_begin(orr_rebase_world *w, orr_dvec3 focus, orr_dvec3 *delta) {
     if (delta) *delta = (orr_dvec3){0};
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_rebase_tick_begin: world is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_rebase_tick_begin: world is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     orr_result r = refuse_if_busy(w, "orr_rebase_tick_begin");
@@ -91,11 +91,11 @@ orr_result orr_rebase_tick_begin(orr_rebase_world *w, orr_dvec3 focus, orr_dvec3
 
 orr_result orr_rebase_tick_end(orr_rebase_world *w) {
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_rebase_tick_end: world is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_rebase_tick_end: world is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     if (!w->tick_open || w->in_apply) {
-        orri_misuse(&w->ctx, ORRI_MSG_BAD_VALUE, "orr_rebase_tick_end on '%s': no tick is open", w->label);
+        orri_misuse(&w->ctx, ORR_MSG_BAD_STATE, "orr_rebase_tick_end on '%s': no tick is open", w->label);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     w->tick_open = false;
@@ -105,7 +105,7 @@ orr_result orr_rebase_tick_end(orr_rebase_world *w) {
 orr_result orr_rebase_now(orr_rebase_world *w, orr_dvec3 focus, orr_dvec3 *delta) {
     if (delta) *delta = (orr_dvec3){0};
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_rebase_now: world is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_rebase_now: world is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     orr_result r = refuse_if_busy(w, "orr_rebase_now");

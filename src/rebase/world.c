@@ -9,13 +9,13 @@
 
 orr_result orr_rebase_create(const orr_rebase_desc *desc, orr_rebase_world **out) {
     if (!out) {
-        orri_misuse(NULL, ORRI_MSG_BAD_VALUE, "orr_rebase_create: out is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_ARGUMENT, "orr_rebase_create: out is NULL");
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     *out = NULL;
     orr_rebase_desc d = desc ? *desc : (orr_rebase_desc){0};
     if (!(d.threshold >= 0) || !isfinite(d.threshold) || !orr_dvec3_is_finite(d.origin)) {
-        orri_misuse(NULL, ORRI_MSG_BAD_VALUE,
+        orri_misuse(NULL, ORR_MSG_OUT_OF_RANGE,
                     "orr_rebase_create: threshold must be finite and >= 0 (0 = default) and origin finite");
         return ORR_ERROR_INVALID_ARGUMENT;
     }

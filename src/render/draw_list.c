@@ -137,7 +137,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         if (r != ORR_OK) return r;
         g->material = d.material;
         if (d.thin && !g->pipeline_inst) {
-            orri_misuse(&e->base.ctx, ORRI_MSG_BAD_VALUE,
+            orri_misuse(&e->base.ctx, ORR_MSG_IMPOSSIBLE_OPTION,
                         "mesh '%s' has thin instances but shader material '%s' was "
                         "created without .thin_instances: drawn once, without its instances",
                         n->label, m->label);

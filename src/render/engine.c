@@ -231,11 +231,11 @@ orr_stats orr_query_stats(const orr_engine *e) {
 
 orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
     if (!e || !s) {
-        orri_misuse(e ? &e->base.ctx : NULL, ORRI_MSG_NULL_CONTEXT, "orr_engine_render: engine or scene is NULL");
+        orri_misuse(e ? &e->base.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_engine_render: engine or scene is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     if ((orr_engine *)s->engine != e) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine",
+        orri_misuse(&e->base.ctx, ORR_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine",
                     s->label);
         return ORR_ERROR_INVALID_HANDLE;
     }

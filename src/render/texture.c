@@ -194,7 +194,7 @@ void orr_texture_destroy(orr_engine *e, orr_texture texture) {
     if (!e) return;
     orri_texture *t = orri_texture_get(e, texture);
     if (!t) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_texture_destroy: texture 0x%08x is null or stale",
+        orri_misuse(&e->base.ctx, ORR_MSG_INVALID_HANDLE, "orr_texture_destroy: texture 0x%08x is null or stale",
                     texture.id);
         return;
     }

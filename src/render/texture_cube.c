@@ -520,7 +520,7 @@ orr_texture_info orr_texture_get_info(orr_engine *e, orr_texture texture) {
     if (!e) return info;
     orri_texture *t = orri_texture_get(e, texture);
     if (!t) {
-        orri_misuse(&e->base.ctx, ORRI_MSG_INVALID_HANDLE, "orr_texture_get_info: texture 0x%08x is null or stale",
+        orri_misuse(&e->base.ctx, ORR_MSG_INVALID_HANDLE, "orr_texture_get_info: texture 0x%08x is null or stale",
                     texture.id);
         return info;
     }

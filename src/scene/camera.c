@@ -73,17 +73,17 @@ static bool resolve_params(orr_scene *s, const char *what, double fov, double zn
                            cam_params *p) {
     p->fov = fov == 0 ? DEFAULT_FOV : fov;
     if (!fov_ok(p->fov)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .fov %g is not in (0, pi)", what, fov);
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: .fov %g is not in (0, pi)", what, fov);
         return false;
     }
     if (!resolve_clip(znear, zfar, &p->znear, &p->zfar)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE,
                     "%s: .near %g, .far %g: need 0 < near < far (0 = default 1 and 10000, far ORR_FAR_INFINITE)", what,
                     znear, zfar);
         return false;
     }
     if (!resolve_up(up, &p->up)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .up (%g, %g, %g) is not a direction", what, up.x, up.y, up.z);
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: .up (%g, %g, %g) is not a direction", what, up.x, up.y, up.z);
         return false;
     }
     return true;
@@ -170,7 +170,7 @@ static orr_camera finish(orr_scene *s, uint32_t id) {
 orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc) {
     static const char what[] = "orr_camera_create_free";
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return (orr_camera){0};
     }
     orr_free_camera_desc d = desc ? *desc : (orr_free_camera_desc){0};
@@ -178,12 +178,13 @@ orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc
     if (!resolve_params(s, what, d.fov, d.near, d.far, d.up, &p)) return (orr_camera){0};
     bool has_target = d.target.set, has_rotation = d.rotation.set;
     if (has_target && has_rotation) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .target and .rotation both given; a camera aims by one", what);
+        orri_misuse(s->ctx, ORR_MSG_CONFLICTING_FIELDS, "%s: .target and .rotation both given; a camera aims by one",
+                    what);
         return (orr_camera){0};
     }
     if (!orr_dvec3_is_finite(d.position) || !orr_dvec3_is_finite(d.target.value) ||
         !orr_dvec3_is_finite(d.rotation.value)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: .position, .target or .rotation is not finite", what);
+        orri_misuse(s->ctx, ORR_MSG_NOT_FINITE, "%s: .position, .target or .rotation is not finite", what);
         return (orr_camera){0};
     }
     orri_node *n;
@@ -207,7 +208,7 @@ orr_camera orr_camera_create_free(orr_scene *s, const orr_free_camera_desc *desc
 orr_camera orr_camera_create_arc_rotate(orr_scene *s, const orr_arc_rotate_desc *desc) {
     static const char what[] = "orr_camera_create_arc_rotate";
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return (orr_camera){0};
     }
     orr_arc_rotate_desc d = desc ? *desc : (orr_arc_rotate_desc){0};
@@ -231,6 +232,12 @@ orr_camera orr_camera_create_arc_rotate(orr_scene *s, const orr_arc_rotate_desc 
 }
 
 orr_node orr_camera_node(orr_camera camera) { return (orr_node){camera.id}; }
+
+void orr_camera_destroy(orr_scene *s, orr_camera camera) {
+    if (!s || !camera.id) return;
+    if (orri_node_get_kind(s, camera.id, ORRI_NODE_CAMERA, "orr_camera_destroy"))
+        orr_node_destroy(s, orr_camera_node(camera));
+}
 
 void orr_scene_set_active_camera(orr_scene *s, orr_camera camera) {
     if (orri_node_get_kind(s, camera.id, ORRI_NODE_CAMERA, "orr_scene_set_active_camera")) s->active_camera = camera.id;
@@ -263,8 +270,8 @@ void orr_camera_set_up_vector(orr_scene *s, orr_camera camera, orr_dvec3 up) {
     orri_node *n = cam(s, camera, "orr_camera_set_up_vector");
     if (!n) return;
     if (is_zero(up) || !resolve_up(up, &n->u.camera.up)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_up_vector: (%g, %g, %g) is not a direction", up.x, up.y,
-                    up.z);
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_camera_set_up_vector: (%g, %g, %g) is not a direction", up.x,
+                    up.y, up.z);
         return;
     }
     n->u.camera.version = orri_scene_next_version(s);
@@ -280,7 +287,7 @@ void orr_camera_set_arc(orr_scene *s, orr_camera camera, double alpha, double be
     orri_node *n = cam(s, camera, "orr_camera_set_arc");
     if (!n) return;
     if (n->u.camera.kind != ORRI_CAMERA_ARC) {
-        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "orr_camera_set_arc: not an arc-rotate camera");
+        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "orr_camera_set_arc: not an arc-rotate camera");
         return;
     }
     n->u.camera.alpha = alpha, n->u.camera.beta = beta, n->u.camera.radius = radius;
@@ -303,7 +310,7 @@ void orr_camera_set_fov(orr_scene *s, orr_camera camera, double fov) {
     orri_node *n = cam(s, camera, "orr_camera_set_fov");
     if (!n) return;
     if (!fov_ok(fov)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_set_fov: fov %g is not in (0, pi)", fov);
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_camera_set_fov: fov %g is not in (0, pi)", fov);
         return;
     }
     n->u.camera.fov = fov;
@@ -315,7 +322,7 @@ void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double z
     if (!n) return;
     double rn, rf;
     if (!resolve_clip(znear, zfar, &rn, &rf)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE,
                     "orr_camera_set_clip: near %g, far %g: need 0 < near < far (0 = default 1 and 10000, far "
                     "ORR_FAR_INFINITE)",
                     znear, zfar);
@@ -413,7 +420,7 @@ orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene
     if (!n || !dst) return (orr_camera){0};
     if (dst == src) return camera; /* already there: nothing moves, the handle and the active camera stay */
     if (n->parent) {
-        orri_misuse(src->ctx, ORRI_MSG_BAD_VALUE, "orr_camera_move_to_scene: '%s' has a parent", n->label);
+        orri_misuse(src->ctx, ORR_MSG_HAS_PARENT, "orr_camera_move_to_scene: '%s' has a parent", n->label);
         return (orr_camera){0};
     }
     orri_node copy = *n, *m;

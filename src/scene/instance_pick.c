@@ -191,7 +191,7 @@ static bool pick(orr_scene *s, const ray *r, uint32_t flags, orr_instance_hit *h
 static bool make_ray(orr_scene *s, orr_wpos origin, orr_dvec3 dir, double max, ray *out, const char *what) {
     double len = orr_dvec3_length(dir);
     if (!(len > 0) || !isfinite(len)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: the ray direction is zero or not finite", what);
+        orri_misuse(s->ctx, ORR_MSG_NOT_FINITE, "%s: the ray direction is zero or not finite", what);
         return false;
     }
     *out = (ray){origin, orr_dvec3_scale(dir, 1 / len), max > 0 ? max : INFINITY};
@@ -202,7 +202,7 @@ bool orr_instances_pick(orr_scene *s, orr_dvec3 origin, orr_dvec3 direction, dou
                         orr_instance_hit *hit) {
     static const char what[] = "orr_instances_pick";
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return false;
     }
     ray r;
@@ -218,20 +218,20 @@ bool orr_instances_pick(orr_scene *s, orr_dvec3 origin, orr_dvec3 direction, dou
 static bool camera_ray(orr_scene *s, orr_camera camera, orr_dvec2 ndc, double aspect, orr_wpos *origin, orr_dvec3 *dir,
                        const char *what) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return false;
     }
     orri_node *n = orri_node_get_kind(s, camera.id, ORRI_NODE_CAMERA, what);
     if (!n) return false;
     if (!(aspect > 0) || !isfinite(aspect) || !isfinite(ndc.x) || !isfinite(ndc.y)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: aspect %g or ndc (%g, %g) is not usable", what, aspect, ndc.x,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: aspect %g or ndc (%g, %g) is not usable", what, aspect, ndc.x,
                     ndc.y);
         return false;
     }
     orr_dmat4 inv_proj, view = orri_camera_view(s, n);
     mat3 rot = linear_of(view.m), inv_rot;
     if (!orr_dmat4_inverse(orri_camera_projection(n, aspect), &inv_proj) || !mat3_inverse(&rot, &inv_rot)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: the camera's projection or view is singular", what);
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: the camera's projection or view is singular", what);
         return false;
     }
     /* reverse-Z: depth 1 is the near plane, 0.5 lies beyond it (finite or not) */

@@ -40,6 +40,7 @@ typedef struct carrier {
 
 struct orr_instance_pool {
     orr_scene *scene;
+    orr_instance_pool *next; /* the scene's list of pools */
     char label[64];
     uint32_t capacity, count, written;
     uint32_t carrier_count;
@@ -50,7 +51,7 @@ struct orr_instance_pool {
 /* ---- checks -------------------------------------------------------------------- */
 static bool pool_ok(const orr_instance_pool *p, const char *what) {
     if (p) return true;
-    orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: pool is NULL", what);
+    orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: pool is NULL", what);
     return false;
 }
 
@@ -64,12 +65,12 @@ static bool carriers_ok(const orr_instance_pool *p, const char *what) {
     for (uint32_t i = 0; i < p->carrier_count; i++) {
         orri_node *n = carrier_node(p, i);
         if (!n || !n->u.mesh.thin) {
-            orri_misuse(p->scene->ctx, ORRI_MSG_INVALID_HANDLE,
+            orri_misuse(p->scene->ctx, ORR_MSG_INVALID_HANDLE,
                         "%s: pool '%s': carrier mesh %u was destroyed or lost its thin instances", what, p->label, i);
             return false;
         }
         if (n->u.mesh.thin->count != p->count) {
-            orri_misuse(p->scene->ctx, ORRI_MSG_IN_USE,
+            orri_misuse(p->scene->ctx, ORR_MSG_IN_USE,
                         "%s: pool '%s': mesh '%s' has %u instances, the pool %u (edited outside the pool?)", what,
                         p->label, n->label, n->u.mesh.thin->count, p->count);
             return false;
@@ -80,7 +81,7 @@ static bool carriers_ok(const orr_instance_pool *p, const char *what) {
 
 static bool index_ok(const orr_instance_pool *p, uint32_t index, const char *what) {
     if (index < p->count) return true;
-    orri_misuse(p->scene->ctx, ORRI_MSG_BAD_VALUE, "%s: instance %u out of range (pool '%s' has %u)", what, index,
+    orri_misuse(p->scene->ctx, ORR_MSG_OUT_OF_RANGE, "%s: instance %u out of range (pool '%s' has %u)", what, index,
                 p->label, p->count);
     return false;
 }
@@ -128,7 +129,7 @@ static bool collect(const orr_scene *s, uint32_t root, carrier *out, uint32_t *c
         uint32_t id = orri_pool_id_at(&s->nodes, slot);
         if (n->kind != ORRI_NODE_MESH || !in_subtree(s, root, id)) continue;
         if (n->u.mesh.thin && n->u.mesh.thin->count) {
-            orri_misuse(s->ctx, ORRI_MSG_IN_USE, "%s: mesh '%s' already has %u thin instances (another pool?)", what,
+            orri_misuse(s->ctx, ORR_MSG_IN_USE, "%s: mesh '%s' already has %u thin instances (another pool?)", what,
                         n->label, n->u.mesh.thin->count);
             return false;
         }
@@ -161,16 +162,16 @@ static orr_result reserve_all(orr_instance_pool *p) {
 static orr_result check_desc(orr_scene *s, const orr_instance_pool_desc *desc, orr_instance_pool **out,
                              const char *what) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     if (!desc || !out) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: %s is NULL", what, desc ? "out" : "desc");
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "%s: %s is NULL", what, desc ? "out" : "desc");
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     if (!orri_node_get(s, desc->root.id, what)) return ORR_ERROR_INVALID_HANDLE;
     if (!desc->capacity) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: capacity is 0", what);
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: capacity is 0", what);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     return ORR_OK;
@@ -184,7 +185,7 @@ orr_result orr_instance_pool_create(orr_scene *s, const orr_instance_pool_desc *
     uint32_t meshes;
     if (!collect(s, desc->root.id, NULL, &meshes, what)) return ORR_ERROR_INVALID_ARGUMENT;
     if (!meshes) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: the subtree of '%s' has no mesh", what,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: the subtree of '%s' has no mesh", what,
                     orri_node_get(s, desc->root.id, what)->label);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
@@ -205,6 +206,8 @@ orr_result orr_instance_pool_create(orr_scene *s, const orr_instance_pool_desc *
         pool_free(p);
         return r;
     }
+    p->next = s->pools;
+    s->pools = p;
     *out = p;
     return ORR_OK;
 }
@@ -215,6 +218,11 @@ void orr_instance_pool_destroy(orr_instance_pool *p) {
         orri_node *n = carrier_node(p, i);
         if (n && n->u.mesh.thin) orr_instances_set_count(p->scene, p->carriers[i].mesh, 0);
     }
+    for (orr_instance_pool **l = &p->scene->pools; *l; l = &(*l)->next)
+        if (*l == p) {
+            *l = p->next;
+            break;
+        }
     pool_free(p);
 }
 
@@ -230,7 +238,7 @@ orr_result orr_instance_pool_add(orr_instance_pool *p, orr_dmat4 m, uint32_t *in
     if (!pool_ok(p, what)) return ORR_ERROR_INVALID_ARGUMENT;
     if (!carriers_ok(p, what)) return ORR_ERROR_INVALID_HANDLE;
     if (p->count == p->capacity) {
-        orri_misuse(p->scene->ctx, ORRI_MSG_BAD_VALUE, "%s: pool '%s' is full (capacity %u)", what, p->label,
+        orri_misuse(p->scene->ctx, ORR_MSG_OUT_OF_RANGE, "%s: pool '%s' is full (capacity %u)", what, p->label,
                     p->capacity);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
@@ -272,8 +280,8 @@ void orr_instance_pool_set_count(orr_instance_pool *p, uint32_t count) {
     static const char what[] = "orr_instance_pool_set_count";
     if (!pool_ok(p, what) || !carriers_ok(p, what)) return;
     if (count > p->capacity) {
-        orri_misuse(p->scene->ctx, ORRI_MSG_BAD_VALUE, "%s: count %u is past the capacity %u of pool '%s'", what, count,
-                    p->capacity, p->label);
+        orri_misuse(p->scene->ctx, ORR_MSG_OUT_OF_RANGE, "%s: count %u is past the capacity %u of pool '%s'", what,
+                    count, p->capacity, p->label);
         return;
     }
     for (uint32_t i = 0; i < p->carrier_count; i++) orr_instances_set_count(p->scene, p->carriers[i].mesh, count);
@@ -309,7 +317,7 @@ orr_mesh orr_instance_pool_get_mesh(const orr_instance_pool *p, uint32_t index) 
     static const char what[] = "orr_instance_pool_get_mesh";
     if (!pool_ok(p, what)) return (orr_mesh){0};
     if (index >= p->carrier_count) {
-        orri_misuse(p->scene->ctx, ORRI_MSG_BAD_VALUE, "%s: mesh %u out of range (pool '%s' has %u)", what, index,
+        orri_misuse(p->scene->ctx, ORR_MSG_OUT_OF_RANGE, "%s: mesh %u out of range (pool '%s' has %u)", what, index,
                     p->label, p->carrier_count);
         return (orr_mesh){0};
     }

@@ -30,18 +30,18 @@ static bool desc_ok(orr_scene *s, const orr_light_desc *d, const char *what) {
         finite_color(d->specular.value) && finite_color(d->ground_color) && isfinite(d->intensity.value) &&
         !isnan(d->range) && d->range != -INFINITY && isfinite(d->angle) && isfinite(d->exponent))
         return true;
-    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+    orri_misuse(s->ctx, ORR_MSG_NOT_FINITE,
                 "%s: a position, direction, colour, intensity, range, angle or exponent is not finite", what);
     return false;
 }
 
 orr_light orr_light_create(orr_scene *s, const orr_light_desc *desc) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_light_create: scene is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_light_create: scene is NULL");
         return (orr_light){0};
     }
     if (desc && (unsigned)desc->type > ORR_LIGHT_SPOT) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_light_create: unknown light type %d", (int)desc->type);
+        orri_misuse(s->ctx, ORR_MSG_UNKNOWN_ENUM, "orr_light_create: unknown light type %d", (int)desc->type);
         return (orr_light){0};
     }
     if (!desc_ok(s, desc, "orr_light_create")) return (orr_light){0};
@@ -57,6 +57,12 @@ orr_light orr_light_create(orr_scene *s, const orr_light_desc *desc) {
 }
 
 orr_node orr_light_node(orr_light light) { return (orr_node){light.id}; }
+
+void orr_light_destroy(orr_scene *s, orr_light light) {
+    if (!s || !light.id) return;
+    if (orri_node_get_kind(s, light.id, ORRI_NODE_LIGHT, "orr_light_destroy"))
+        orr_node_destroy(s, orr_light_node(light));
+}
 
 void orr_light_set(orr_scene *s, orr_light light, const orr_light_desc *desc) {
     orri_node *n = orri_node_get_kind(s, light.id, ORRI_NODE_LIGHT, "orr_light_set");

@@ -22,15 +22,15 @@ static orr_result copy_geometry(const orr_geometry *src, const orr_allocator *a,
 
 orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_mesh_create: scene is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_mesh_create: scene is NULL");
         return (orr_mesh){0};
     }
     if (!desc || !desc->geometry) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_mesh_create: desc.geometry is required");
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "orr_mesh_create: desc.geometry is required");
         return (orr_mesh){0};
     }
     if (orr_geometry_validate(desc->geometry) != ORR_OK || !desc->geometry->vertex_count) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_mesh_create: geometry is empty or has indices out of range");
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_mesh_create: geometry is empty or has indices out of range");
         return (orr_mesh){0};
     }
     if (desc->material.id && !orri_material_get(s, desc->material.id, "orr_mesh_create (material)"))
@@ -69,6 +69,11 @@ void orri_mesh_release(orr_scene *s, orri_node *n) {
 }
 
 orr_node orr_mesh_node(orr_mesh mesh) { return (orr_node){mesh.id}; }
+
+void orr_mesh_destroy(orr_scene *s, orr_mesh mesh) {
+    if (!s || !mesh.id) return;
+    if (orri_node_get_kind(s, mesh.id, ORRI_NODE_MESH, "orr_mesh_destroy")) orr_node_destroy(s, orr_mesh_node(mesh));
+}
 
 orr_mesh orr_mesh_from_node(const orr_scene *s, orr_node node) {
     orri_node *n = s ? orri_pool_get(&s->nodes, node.id) : NULL;

@@ -10,7 +10,7 @@ uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc 
     orr_node_desc d = desc ? *desc : (orr_node_desc){0};
     if (d.parent.id && !orri_node_get(s, d.parent.id, "node create (parent)")) return 0;
     if (!orr_dvec3_is_finite(d.position) || !orr_dvec3_is_finite(d.rotation) || !orr_dvec3_is_finite(d.scaling)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "node create ('%s'): .position, .rotation or .scaling is not finite",
+        orri_misuse(s->ctx, ORR_MSG_NOT_FINITE, "node create ('%s'): .position, .rotation or .scaling is not finite",
                     d.label ? d.label : "node");
         return 0;
     }
@@ -36,7 +36,7 @@ uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc 
 
 orr_node orr_node_create(orr_scene *s, const orr_node_desc *desc) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_node_create: scene is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_node_create: scene is NULL");
         return (orr_node){0};
     }
     orri_node *n;
@@ -75,7 +75,7 @@ void orr_node_set_parent(orr_scene *s, orr_node node, orr_node parent) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_set_parent");
     if (!n || (parent.id && !orri_node_get(s, parent.id, "orr_node_set_parent (parent)"))) return;
     if (parent.id && is_ancestor(s, node.id, parent.id)) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_parent: would make a cycle");
+        orri_misuse(s->ctx, ORR_MSG_WOULD_CYCLE, "orr_node_set_parent: would make a cycle");
         return;
     }
     n->parent = parent.id;
@@ -97,7 +97,7 @@ static void no_camera_hook(orri_node *n) { (void)n; }
         orri_node *n = orri_node_get(s, node.id, #fn);                                                             \
         if (!n) return;                                                                                            \
         if (!orr_dvec3_is_finite(v)) {                                                                             \
-            orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, #fn ": '%s': (%g, %g, %g) is not finite; unchanged", n->label, \
+            orri_misuse(s->ctx, ORR_MSG_NOT_FINITE, #fn ": '%s': (%g, %g, %g) is not finite; unchanged", n->label, \
                         v.x, v.y, v.z);                                                                            \
             return;                                                                                                \
         }                                                                                                          \
@@ -115,7 +115,7 @@ void orr_node_set_rotation_quaternion(orr_scene *s, orr_node node, orr_dquat q) 
     double len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
     if (!isfinite(len2) || !(len2 > 1e-300)) {
         orri_misuse(
-            s->ctx, ORRI_MSG_BAD_VALUE,
+            s->ctx, ORR_MSG_NOT_FINITE,
             "orr_node_set_rotation_quaternion: '%s': (%g, %g, %g, %g) is not finite or has no length; unchanged",
             n->label, q.x, q.y, q.z, q.w);
         return;
@@ -222,12 +222,12 @@ void orr_node_set_cell(orr_scene *s, orr_node node, orr_cell3 cell) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_set_cell");
     if (!n) return;
     if (n->parent) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_cell: '%s' has a parent; only root nodes carry a cell",
+        orri_misuse(s->ctx, ORR_MSG_HAS_PARENT, "orr_node_set_cell: '%s' has a parent; only root nodes carry a cell",
                     n->label);
         return;
     }
     if (!orr_wpos_is_valid((orr_wpos){cell, {0, 0, 0}})) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_cell: '%s': a cell beyond +/-ORR_CELL_MAX (4.8e24 m)",
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_node_set_cell: '%s': a cell beyond +/-ORR_CELL_MAX (4.8e24 m)",
                     n->label);
         return;
     }
@@ -244,11 +244,11 @@ void orr_node_set_world_position(orr_scene *s, orr_node node, orr_wpos p) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_set_world_position");
     if (!n) return;
     if (n->parent) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_node_set_world_position: '%s' has a parent", n->label);
+        orri_misuse(s->ctx, ORR_MSG_HAS_PARENT, "orr_node_set_world_position: '%s' has a parent", n->label);
         return;
     }
     if (orr_wpos_make_checked(p.cell, p.local, &p) != ORR_OK) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE,
                     "orr_node_set_world_position: '%s': position not finite or beyond +/-4.8e24 m; unchanged",
                     n->label);
         return;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "scene/scene_int.h"
+#include "orrery/instances.h"
 
 static void copy_label(char *dst, size_t n, const char *src, const char *fallback) {
     snprintf(dst, n, "%s", src ? src : fallback);
@@ -12,7 +13,7 @@ orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_
     if (!out) return ORR_ERROR_INVALID_ARGUMENT;
     *out = NULL;
     if (!engine) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_scene_create: engine is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_scene_create: engine is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     orri_engine_base *base = (orri_engine_base *)engine;
@@ -36,6 +37,7 @@ orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_
 void orr_scene_destroy(orr_scene *s) {
     if (!s) return;
     const orr_allocator *a = &s->ctx->allocator;
+    while (s->pools) orr_instance_pool_destroy(s->pools); /* children go first (core.h contract) */
     if (s->render_state_release) s->render_state_release(s);
     for (uint32_t i = 0; i < s->nodes.capacity; i++)
         if (s->nodes.live[i]) orri_mesh_release(s, orri_pool_at(&s->nodes, i));
@@ -66,7 +68,7 @@ void orr_scene_set_fog(orr_scene *s, const orr_fog *fog) {
     if (!f.density.set) f.density = ORR_F64(0.1);
     if (f.start == 0 && f.end == 0) f.end = 1000;
     if ((unsigned)f.mode > ORR_FOG_LINEAR) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "orr_scene_set_fog: unknown fog mode %d", (int)f.mode);
+        orri_misuse(s->ctx, ORR_MSG_UNKNOWN_ENUM, "orr_scene_set_fog: unknown fog mode %d", (int)f.mode);
         f.mode = ORR_FOG_NONE;
     }
     s->fog = f;
@@ -115,12 +117,12 @@ void orri_scene_run_before_render(orr_scene *s) {
 
 orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return NULL;
     }
     orri_node *n = orri_pool_get(&s->nodes, id);
     if (!n)
-        orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: handle 0x%08x is null, stale or not of this scene", what, id);
+        orri_misuse(s->ctx, ORR_MSG_INVALID_HANDLE, "%s: handle 0x%08x is null, stale or not of this scene", what, id);
     return n;
 }
 
@@ -128,7 +130,7 @@ orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind ki
     static const char *names[] = {"transform node", "mesh", "camera", "light"};
     orri_node *n = orri_node_get(s, id, what);
     if (n && n->kind != kind) {
-        orri_misuse(s->ctx, ORRI_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind],
+        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind],
                     names[kind]);
         return NULL;
     }
@@ -137,12 +139,12 @@ orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind ki
 
 orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return NULL;
     }
     orri_material *m = orri_pool_get(&s->materials, id);
     if (!m)
-        orri_misuse(s->ctx, ORRI_MSG_INVALID_HANDLE, "%s: material 0x%08x is null, stale or not of this scene", what,
+        orri_misuse(s->ctx, ORR_MSG_INVALID_HANDLE, "%s: material 0x%08x is null, stale or not of this scene", what,
                     id);
     return m;
 }

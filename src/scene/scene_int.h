@@ -145,6 +145,7 @@ struct orr_scene {
     /* Renderer state, owned by the render module (opaque here). */
     void *render_state;
     void (*render_state_release)(orr_scene *scene);
+    struct orr_instance_pool *pools; /* live hierarchy pools: destroyed with the scene */
 };
 
 /* Every engine struct starts with this (render module); the scene module

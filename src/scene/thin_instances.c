@@ -33,7 +33,7 @@ static const float white[4] = {1, 1, 1, 1};
 /* ---- lookups ------------------------------------------------------------------- */
 static orri_node *mesh_node(const orr_scene *s, orr_mesh mesh, const char *what) {
     if (!s) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return NULL;
     }
     return orri_node_get_kind(s, mesh.id, ORRI_NODE_MESH, what);
@@ -44,7 +44,7 @@ static orri_thin_instances *need_thin(const orr_scene *s, orr_mesh mesh, orri_no
     orri_node *n = mesh_node(s, mesh, what);
     if (!n) return NULL;
     if (!n->u.mesh.thin) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE,
+        orri_misuse(s->ctx, ORR_MSG_BAD_STATE,
                     "%s: mesh '%s' has no thin instances (orr_instances_set, _add or _reserve first)", what, n->label);
         return NULL;
     }
@@ -54,7 +54,7 @@ static orri_thin_instances *need_thin(const orr_scene *s, orr_mesh mesh, orri_no
 
 static bool check_index(const orr_scene *s, const orri_node *n, uint32_t index, uint32_t limit, const char *what) {
     if (index < limit) return true;
-    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: instance %u out of range (mesh '%s' has %u)", what, index, n->label,
+    orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: instance %u out of range (mesh '%s' has %u)", what, index, n->label,
                 limit);
     return false;
 }
@@ -62,14 +62,15 @@ static bool check_index(const orr_scene *s, const orri_node *n, uint32_t index, 
 static bool check_count(const orr_scene *s, const orri_node *n, const orri_thin_instances *t, uint32_t count,
                         const char *what) {
     if (count <= t->capacity) return true;
-    orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: count %u is past the capacity %u of mesh '%s' (orr_instances_reserve)",
-                what, count, t->capacity, n->label);
+    orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE,
+                "%s: count %u is past the capacity %u of mesh '%s' (orr_instances_reserve)", what, count, t->capacity,
+                n->label);
     return false;
 }
 
 static bool check_setup(const orr_scene *s, const orri_node *n, const orri_thin_instances *t, const char *what) {
     if (!t->registered) return true;
-    orri_misuse(s->ctx, ORRI_MSG_IN_USE, "%s: mesh '%s' is already registered (call it before the first render)", what,
+    orri_misuse(s->ctx, ORR_MSG_IN_USE, "%s: mesh '%s' is already registered (call it before the first render)", what,
                 n->label);
     return false;
 }
@@ -342,7 +343,7 @@ orr_result orr_instances_set(orr_scene *s, orr_mesh mesh, const float *matrices,
     orri_node *n = mesh_node(s, mesh, what);
     if (!n) return ORR_ERROR_INVALID_HANDLE;
     if (count && !matrices) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: matrices is NULL with count %u", what, count);
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "%s: matrices is NULL with count %u", what, count);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     orri_thin_instances *t;
@@ -466,7 +467,7 @@ void orr_instances_flush_range(orr_scene *s, orr_mesh mesh, uint32_t first, uint
     orri_thin_instances *t = need_thin(s, mesh, &n, what);
     if (!t) return;
     if (first > t->capacity || count > t->capacity - first) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: [%u, %u + %u) is past the capacity %u of mesh '%s'", what, first,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: [%u, %u + %u) is past the capacity %u of mesh '%s'", what, first,
                     first, count, t->capacity, n->label);
         return;
     }
@@ -481,7 +482,7 @@ orr_result orr_instances_set_colors(orr_scene *s, orr_mesh mesh, const float *rg
     orri_thin_instances *t = need_thin(s, mesh, &n, what);
     if (!t) return ORR_ERROR_INVALID_HANDLE;
     if ((count && !rgba) || count > t->capacity) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: %u colours (%s) for mesh '%s' of capacity %u", what, count,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: %u colours (%s) for mesh '%s' of capacity %u", what, count,
                     rgba ? "given" : "NULL", n->label, t->capacity);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
@@ -709,7 +710,7 @@ orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh l
     else if (lt->lod_source && lt->lod_source != full.id)
         why = "the partner already has another source";
     if (why) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: %s", what, why);
+        orri_misuse(s->ctx, ORR_MSG_BAD_STATE, "%s: %s", what, why);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     bool same_pair = ft->lod_partner == lod.id;
@@ -737,13 +738,13 @@ orr_result orr_instances_set_positions(orr_scene *s, orr_mesh mesh, const orr_dv
     orri_thin_instances *t = need_thin(s, mesh, &n, what);
     if (!t) return ORR_ERROR_INVALID_HANDLE;
     if (!positions || count != t->count) {
-        orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: need one position per active instance (%u), got %u", what,
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: need one position per active instance (%u), got %u", what,
                     t->count, count);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     for (uint32_t i = 0; i < count; i++)
         if (!orr_dvec3_is_finite(positions[i])) {
-            orri_misuse(s->ctx, ORRI_MSG_BAD_VALUE, "%s: position %u is not finite", what, i);
+            orri_misuse(s->ctx, ORR_MSG_NOT_FINITE, "%s: position %u is not finite", what, i);
             return ORR_ERROR_INVALID_ARGUMENT;
         }
     if (!t->positions && !check_setup(s, n, t, what)) return ORR_ERROR_INVALID_ARGUMENT;

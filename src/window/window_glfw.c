@@ -343,7 +343,7 @@ static orr_result create_swapchain(orr_window *w) {
 
 orr_result orr_window_create(orr_engine *e, const orr_window_desc *desc, orr_window **out) {
     if (!out || !e) {
-        orri_misuse(e ? &e->base.ctx : NULL, ORRI_MSG_NULL_CONTEXT, "orr_window_create: engine or out is NULL");
+        orri_misuse(e ? &e->base.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_window_create: engine or out is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     *out = NULL;
@@ -390,7 +390,7 @@ void orr_window_destroy(orr_window *w) {
 
 bool orr_window_should_close(const orr_window *w) {
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_window_should_close: window is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_window_should_close: window is NULL");
         return true;
     }
     return glfwWindowShouldClose(w->glfw) != 0;
@@ -398,7 +398,7 @@ bool orr_window_should_close(const orr_window *w) {
 
 void orr_window_poll(orr_window *w) {
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_window_poll: window is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_window_poll: window is NULL");
         return;
     }
     glfwPollEvents();
@@ -518,7 +518,7 @@ static orr_result submit(orr_window *w, win_frame *f, uint32_t index) {
 
 orr_result orr_window_present(orr_window *w) {
     if (!w) {
-        orri_misuse(NULL, ORRI_MSG_NULL_CONTEXT, "orr_window_present: window is NULL");
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_window_present: window is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     orr_engine *e = w->engine;

@@ -117,22 +117,19 @@ static orr_scene *scene_shader(void) {
     orr_scene *s;
     orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.1, 0.1, 0.1, 1)}, &s);
     arc(s, -1.0, 1.1, 7, (orr_dvec3){0, 0, 0});
-    orr_result r;
     orr_material m = orr_shader_material_create(
-        s,
-        &(orr_shader_material_desc){.vertex_source =
-                                        "layout(location = 0) out vec3 vColor;\n"
-                                        "void main() {\n"
-                                        "    vec4 wv = worldView * vec4(position, 1.0);\n"
-                                        "    gl_Position = projection * view * world * vec4(position, 1.0);\n"
-                                        "    vColor = vec3(uv, clamp(length(wv.xyz) / 10.0, 0.0, 1.0));\n"
-                                        "}\n",
-                                    .fragment_source = "layout(location = 0) in vec3 vColor;\n"
-                                                       "layout(location = 0) out vec4 fragColor;\n"
-                                                       "void main() { fragColor = vec4(vColor, 1.0); }\n",
-                                    .label = "pairs shader"},
-        &r);
-    CHECK(r == ORR_OK);
+        s, &(orr_shader_material_desc){.vertex_source =
+                                           "layout(location = 0) out vec3 vColor;\n"
+                                           "void main() {\n"
+                                           "    vec4 wv = worldView * vec4(position, 1.0);\n"
+                                           "    gl_Position = projection * view * world * vec4(position, 1.0);\n"
+                                           "    vColor = vec3(uv, clamp(length(wv.xyz) / 10.0, 0.0, 1.0));\n"
+                                           "}\n",
+                                       .fragment_source = "layout(location = 0) in vec3 vColor;\n"
+                                                          "layout(location = 0) out vec4 fragColor;\n"
+                                                          "void main() { fragColor = vec4(vColor, 1.0); }\n",
+                                       .label = "pairs shader"});
+    CHECK(m.id != 0);
     orr_geometry g;
     orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g);
     mesh(s, &g, m, (orr_dvec3){1.2, 0, 0.5}, 0.5, (orr_dvec3){1, 1, 1});

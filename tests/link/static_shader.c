@@ -5,8 +5,7 @@
 #include <orrery/orrery.h>
 
 int main(void) {
-    orr_result r;
     orr_material m =
-        orr_shader_material_create(NULL, &(orr_shader_material_desc){.vertex_source = "", .fragment_source = ""}, &r);
+        orr_shader_material_create(NULL, &(orr_shader_material_desc){.vertex_source = "", .fragment_source = ""});
     return (int)m.id;
 }

@@ -57,7 +57,7 @@ static orr_engine *engine, *fo_engine;
 static char last_log[2048];
 static int log_count;
 
-static void capture(orr_log_level level, const char *message, void *user) {
+static void capture(orr_log_level level, orr_msg id, const char *message, void *user) {
     (void)user;
     if (level > ORR_LOG_WARNING) return;
     snprintf(last_log, sizeof last_log, "%s", message);

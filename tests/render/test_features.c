@@ -25,12 +25,9 @@ static orr_scene *new_scene(void) {
     return s;
 }
 
-/* The target is set after creation: a zero .target in the desc means "the
- * default" (position + (0, 0, 1)), so the desc cannot aim at the origin. */
 static orr_camera look(orr_scene *s, orr_dvec3 eye, orr_dvec3 target) {
-    orr_camera c = orr_camera_create_free(s, &(orr_free_camera_desc){.position = eye, .near = 0.1, .far = 200});
-    orr_camera_set_target(s, c, target);
-    return c;
+    return orr_camera_create_free(
+        s, &(orr_free_camera_desc){.position = eye, .target = {true, target}, .near = 0.1, .far = 200});
 }
 
 /* Unlit: output = clamp(emissive) · texture · vertex colour (diffuse white). */
@@ -341,6 +338,37 @@ static double image_mad(orr_engine *e, orr_scene *s, orr_image8 *prev) {
     orr_test_image_free(prev);
     *prev = now;
     return mad;
+}
+
+/* core.h, "Lifetimes and errors": destroying a material a mesh still uses
+ * succeeds at once, and the mesh draws with the default material (white,
+ * lit) from the next frame on; a material-less scene draws the same. */
+TEST(destroyed_material_falls_back_to_the_default) {
+    orr_scene *s = new_scene();
+    orr_camera c = look(s, (orr_dvec3){0, 0, -4}, (orr_dvec3){0, 0, 0});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
+    orr_material red = unlit(s, (orr_color3){1, 0, 0}, 1);
+    orr_geometry g;
+    orr_mesh box = add(s, orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g), &g, red, (orr_dvec3){0, 0, 0});
+    orr_image8 img;
+    double before[3], after[3], control[3];
+    CHECK(orr_test_render(engine, s, 1, &img));
+    sample(&img, s, c, (orr_dvec3){0, 0, -1}, before);
+    orr_test_image_free(&img);
+    CHECK(near_rgb(before, 255, 0, 0, 1));
+    orr_material_destroy(s, red);
+    CHECK(orr_test_render(engine, s, 1, &img));
+    sample(&img, s, c, (orr_dvec3){0, 0, -1}, after);
+    orr_test_image_free(&img);
+    /* Control: the same box created with no material at all. */
+    orr_node_destroy(s, orr_mesh_node(box));
+    add(s, orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g), &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    CHECK(orr_test_render(engine, s, 1, &img));
+    sample(&img, s, c, (orr_dvec3){0, 0, -1}, control);
+    orr_test_image_free(&img);
+    CHECK(after[1] > 50 && fabs(after[0] - after[1]) < 2 && fabs(after[1] - after[2]) < 2); /* grey, not red */
+    CHECK(near_rgb(after, control[0], control[1], control[2], 0.5));
+    orr_scene_destroy(s);
 }
 
 TEST(stats_record_once_per_slot_then_replay) {

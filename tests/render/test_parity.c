@@ -189,28 +189,25 @@ TEST(parity_shader_material_basic) {
     orr_scene *s = new_scene((orr_color4){0.2, 0.2, 0.3, 1});
     orr_camera_create_arc_rotate(
         s, &(orr_arc_rotate_desc){.alpha = -PI / 3, .beta = PI / 3, .radius = 6, .near = 0.1, .far = 100});
-    orr_result r;
     orr_material m = orr_shader_material_create(
-        s,
-        &(orr_shader_material_desc){.vertex_source = "layout(location = 0) out vec3 vNormalW;\n"
-                                                     "layout(location = 1) out vec2 vUV;\n"
-                                                     "void main() {\n"
-                                                     "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
-                                                     "    vNormalW = normalize(mat3(world) * normal);\n"
-                                                     "    vUV = uv;\n"
-                                                     "}\n",
-                                    .fragment_source = "layout(location = 0) in vec3 vNormalW;\n"
-                                                       "layout(location = 1) in vec2 vUV;\n"
-                                                       "layout(location = 0) out vec4 fragColor;\n"
-                                                       "void main() {\n"
-                                                       "    vec3 n = normalize(vNormalW);\n"
-                                                       "    float shade = mix(0.6, 1.0, vUV.y);\n"
-                                                       "    fragColor = vec4((n * 0.5 + 0.5) * tint * shade, 1.0);\n"
-                                                       "}\n",
-                                    .uniforms = {{"tint", ORR_UNIFORM_VEC3}},
-                                    .label = "basic shader"},
-        &r);
-    CHECK(r == ORR_OK);
+        s, &(orr_shader_material_desc){.vertex_source = "layout(location = 0) out vec3 vNormalW;\n"
+                                                        "layout(location = 1) out vec2 vUV;\n"
+                                                        "void main() {\n"
+                                                        "    gl_Position = worldViewProjection * vec4(position, 1.0);\n"
+                                                        "    vNormalW = normalize(mat3(world) * normal);\n"
+                                                        "    vUV = uv;\n"
+                                                        "}\n",
+                                       .fragment_source = "layout(location = 0) in vec3 vNormalW;\n"
+                                                          "layout(location = 1) in vec2 vUV;\n"
+                                                          "layout(location = 0) out vec4 fragColor;\n"
+                                                          "void main() {\n"
+                                                          "    vec3 n = normalize(vNormalW);\n"
+                                                          "    float shade = mix(0.6, 1.0, vUV.y);\n"
+                                                          "    fragColor = vec4((n * 0.5 + 0.5) * tint * shade, 1.0);\n"
+                                                          "}\n",
+                                       .uniforms = {{"tint", ORR_UNIFORM_VEC3}},
+                                       .label = "basic shader"});
+    CHECK(m.id != 0);
     orr_shader_material_set_uniform(s, m, "tint", (double[]){1.0, 0.85, 0.7}, 3);
     orr_geometry g;
     orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 2}, NULL, &g);

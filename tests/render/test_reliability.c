@@ -45,7 +45,7 @@ static void f_free(void *p, void *u) { (void)u, free(p); }
 /* The delete queue's last-resort message is counted, injected host OOM is
  * expected: neither is printed. */
 static int leak_logs;
-static void on_log(orr_log_level level, const char *message, void *user) {
+static void on_log(orr_log_level level, orr_msg id, const char *message, void *user) {
     (void)user;
     if (strstr(message, "leaked rather than destroyed in use"))
         leak_logs++;

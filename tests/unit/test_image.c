@@ -1005,7 +1005,7 @@ TEST(options_and_messages) {
 
 static int log_count;
 static char log_line[512];
-static void test_log(orr_log_level level, const char *msg, void *user) {
+static void test_log(orr_log_level level, orr_msg id, const char *msg, void *user) {
     (void)user;
     if (level == ORR_LOG_ERROR) log_count++;
     snprintf(log_line, sizeof log_line, "%s", msg);

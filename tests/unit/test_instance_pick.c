@@ -19,7 +19,7 @@
 
 static int log_errors;
 static char log_last[1024];
-static void t_log(orr_log_level level, const char *message, void *user) {
+static void t_log(orr_log_level level, orr_msg id, const char *message, void *user) {
     if (level != ORR_LOG_ERROR) return;
     log_errors++;
     snprintf(log_last, sizeof log_last, "%s", message);

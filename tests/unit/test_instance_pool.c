@@ -30,7 +30,7 @@ static bool alloc_ok(void) {
 static void *t_alloc(size_t n, void *u) { return alloc_ok() ? malloc(n) : NULL; }
 static void *t_realloc(void *p, size_t n, void *u) { return alloc_ok() ? realloc(p, n) : NULL; }
 static void t_free(void *p, void *u) { free(p); }
-static void t_log(orr_log_level level, const char *message, void *user) {
+static void t_log(orr_log_level level, orr_msg id, const char *message, void *user) {
     if (level != ORR_LOG_ERROR) return;
     log_errors++;
     snprintf(log_last, sizeof log_last, "%s", message);

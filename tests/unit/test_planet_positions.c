@@ -50,7 +50,7 @@ static size_t block_size(const void *p) { return p ? ((const header *)p - 1)->si
 
 static orr_cpu_host host;
 static int errors_logged;
-static void count_errors(orr_log_level level, const char *message, void *user) {
+static void count_errors(orr_log_level level, orr_msg id, const char *message, void *user) {
     (void)message, (void)user;
     errors_logged += level == ORR_LOG_ERROR;
 }

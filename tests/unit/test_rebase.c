@@ -18,7 +18,7 @@ static bool eq3(orr_dvec3 a, orr_dvec3 b) { return a.x == b.x && a.y == b.y && a
 /* Captures messages so that refusals can be checked by content. */
 static char last_log[1024];
 static int log_errors;
-static void capture_log(orr_log_level level, const char *message, void *user) {
+static void capture_log(orr_log_level level, orr_msg id, const char *message, void *user) {
     (void)user;
     if (level == ORR_LOG_ERROR) log_errors++;
     snprintf(last_log, sizeof last_log, "%s", message);

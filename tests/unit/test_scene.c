@@ -15,11 +15,13 @@ static const double PI = 3.14159265358979323846;
 /* ---- a GPU-less engine with a capturing logger --------------------------------- */
 
 static char last_log[1024];
+static orr_msg last_id;
 static int log_count;
 
-static void capture(orr_log_level level, const char *message, void *user) {
+static void capture(orr_log_level level, orr_msg id, const char *message, void *user) {
     (void)level, (void)user;
     snprintf(last_log, sizeof last_log, "%s", message);
+    last_id = id;
     log_count++;
 }
 
@@ -32,9 +34,9 @@ static orr_scene *new_scene(void) {
     return s;
 }
 
-/* True when exactly one new message was logged and it contains both parts. */
-static bool logged(int before, const char *a, const char *b) {
-    return log_count == before + 1 && strstr(last_log, a) && (!b || strstr(last_log, b));
+/* True when exactly one new message was logged, with this id, naming `what`. */
+static bool logged(int before, orr_msg id, const char *what) {
+    return log_count == before + 1 && last_id == id && (!what || strstr(last_log, what));
 }
 
 static void check_mat(orr_dmat4 a, orr_dmat4 b, double tol) {
@@ -107,11 +109,11 @@ TEST(cycles_are_rejected_with_a_message) {
     orr_node c = orr_node_create(s, &(orr_node_desc){.parent = b});
     int before = log_count;
     orr_node_set_parent(s, a, c); /* a → c → b → a */
-    CHECK(logged(before, "API misuse", "cycle"));
+    CHECK(logged(before, ORR_MSG_WOULD_CYCLE, "orr_node_set_parent"));
     CHECK(orr_node_get_parent(s, a).id == 0);
     before = log_count;
     orr_node_set_parent(s, b, b);
-    CHECK(logged(before, "API misuse", "cycle"));
+    CHECK(logged(before, ORR_MSG_WOULD_CYCLE, "orr_node_set_parent"));
     CHECK(orr_node_get_parent(s, b).id == a.id);
     /* Control: a legal move is accepted and logs nothing. */
     before = log_count;
@@ -320,10 +322,10 @@ TEST(stale_handles_are_reported_and_harmless) {
     orr_node_destroy(s, n);
     int before = log_count;
     check_vec(orr_node_get_position(s, n), (orr_dvec3){0, 0, 0}, 0);
-    CHECK(logged(before, "API misuse INVALID_HANDLE", "orr_node_get_position"));
+    CHECK(logged(before, ORR_MSG_INVALID_HANDLE, "orr_node_get_position"));
     before = log_count;
     orr_node_set_position(s, n, (orr_dvec3){9, 9, 9});
-    CHECK(logged(before, "API misuse INVALID_HANDLE", "orr_node_set_position"));
+    CHECK(logged(before, ORR_MSG_INVALID_HANDLE, "orr_node_set_position"));
     CHECK(orr_node_get_world_version(s, n) == 0);
     /* The slot is reused by a new node: the old id must not reach it. */
     orr_node fresh = orr_node_create(s, NULL);
@@ -333,23 +335,23 @@ TEST(stale_handles_are_reported_and_harmless) {
     check_vec(orr_node_get_position(s, keep), (orr_dvec3){4, 5, 6}, 0);
     before = log_count;
     orr_node_destroy(s, n); /* double destroy */
-    CHECK(logged(before, "INVALID_HANDLE", "orr_node_destroy"));
+    CHECK(logged(before, ORR_MSG_INVALID_HANDLE, "orr_node_destroy"));
     before = log_count;
     CHECK(orr_node_get_parent(s, (orr_node){0}).id == 0); /* null handle */
-    CHECK(logged(before, "INVALID_HANDLE", NULL));
+    CHECK(logged(before, ORR_MSG_INVALID_HANDLE, NULL));
     /* A mesh/camera/light call on a plain node names the kind. */
     before = log_count;
     orr_camera_set_fov(s, (orr_camera){keep.id}, 1.0);
-    CHECK(logged(before, "API misuse WRONG_KIND", "not a camera"));
+    CHECK(logged(before, ORR_MSG_WRONG_KIND, "not a camera"));
     before = log_count;
     CHECK(orr_light_get(s, (orr_light){keep.id}).intensity.value == 0);
-    CHECK(logged(before, "WRONG_KIND", "orr_light_get"));
+    CHECK(logged(before, ORR_MSG_WRONG_KIND, "orr_light_get"));
     orr_camera cam = orr_camera_create_free(s, NULL);
     orr_node_destroy(s, orr_camera_node(cam));
     CHECK(orr_scene_get_active_camera(s).id == 0); /* active camera cleared */
     before = log_count;
     orr_dmat4 v = orr_camera_get_view_matrix(s, cam);
-    CHECK(logged(before, "INVALID_HANDLE", "orr_camera_get_view_matrix"));
+    CHECK(logged(before, ORR_MSG_INVALID_HANDLE, "orr_camera_get_view_matrix"));
     CHECK(v.m[0] == 1 && v.m[12] == 0);
     CHECK(orr_camera_get_version(s, cam) == 0);
     /* Control: valid handles log nothing. */
@@ -372,13 +374,13 @@ TEST(world_positions_beyond_the_range_are_refused) {
     for (int k = 0; k < 4; k++) {
         int c = log_count;
         orr_node_set_world_position(s, n, (orr_wpos){{0, 0, 0}, bad[k]});
-        CHECK(logged(c, "orr_node_set_world_position", "beyond"));
+        CHECK(logged(c, ORR_MSG_OUT_OF_RANGE, "orr_node_set_world_position"));
         orr_wpos now = orr_node_get_world_position(s, n);
         CHECK(now.cell.x == before.cell.x && now.local.x == before.local.x && now.local.z == before.local.z);
     }
     int c = log_count;
     orr_node_set_cell(s, n, (orr_cell3){INT64_MAX, 0, 0});
-    CHECK(logged(c, "orr_node_set_cell", "ORR_CELL_MAX"));
+    CHECK(logged(c, ORR_MSG_OUT_OF_RANGE, "orr_node_set_cell"));
     CHECK(orr_node_get_cell(s, n).x == before.cell.x);
     c = log_count;
     orr_node_set_world_position(s, n, (orr_wpos){{0, 0, 0}, {4.7e24, -4.7e24, 0}});
