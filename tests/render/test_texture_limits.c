@@ -4,7 +4,7 @@
  * BMP, TGA, PSD, PPM, ...) and no size limit, so 35 bytes of GIF asked for
  * 3.5 GB. It now goes through the image module (orrery/image.h): PNG and
  * JPEG only, the pixel and byte budgets, the file-size checks, the engine's
- * allocator. orr_texture_create_from_image validated little of the image it
+ * allocator. orr_texture_create validated little of the image it
  * was given (mips against the size, level sizes and offsets against the
  * buffer): validation errors, and reads past the pixels. Every field is now
  * checked before any Vulkan call and a refusal names it.
@@ -59,7 +59,8 @@ TEST(texture_load_file_refuses_gif_without_allocating) {
     size_t peak;
     orr_result r = load_counted(write_file("huge.gif", huge_gif, sizeof huge_gif), &t, &peak);
     CHECK(r == ORR_ERROR_UNSUPPORTED && t.id == 0);
-    CHECK(strstr(orr_engine_last_error(engine), "huge.gif: not a PNG or JPEG file") != NULL);
+    CHECK(strstr(orr_engine_last_error(engine), "huge.gif: a GIF file: not a DDS, .env, .hdr, PNG or JPEG file") !=
+          NULL);
     CHECK(peak < (64u << 10));
     /* BMP, PPM and PSD headers of that size: the same answer */
     static const char bmp[] = "BM\x36\0\0\0\0\0\0\0\x36\0\0\0\x28\0\0\0\x30\x75\0\0\x30\x75\0\0";
@@ -112,7 +113,7 @@ TEST(texture_load_file_loads_png_and_jpeg) {
     jbuf_free(&j);
 }
 
-/* ---- orr_texture_create_from_image (D10) ---- */
+/* ---- orr_texture_create from a decoded image (D10) ---- */
 
 static uint8_t pixels[6 * 21 * 16]; /* 6 faces × (16 + 4 + 1 texels) × up to 16 bytes */
 
@@ -138,7 +139,7 @@ TEST(image_texture_control_uploads) {
     for (size_t i = 0; i < sizeof pixels; i++) pixels[i] = (uint8_t)(i * 7);
     orr_image_data img = image(ORR_PIXEL_RGBA8, 4, 1, 3);
     orr_texture t;
-    REQUIRE(orr_texture_create_from_image(engine, &img, &(orr_image_texture_desc){.no_invert_y = true}, &t) == ORR_OK);
+    REQUIRE(orr_texture_create(engine, &(orr_texture_desc){.image = &img, .invert_y = ORR_OFF}, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.width == 4 && i.mips == 3 && !i.cube);
     float rgba[4];
@@ -150,7 +151,7 @@ TEST(image_texture_control_uploads) {
         float v = (float)k;
         memcpy(pixels + 4 * k, &v, 4);
     }
-    REQUIRE(orr_texture_create_from_image(engine, &img, NULL, &t) == ORR_OK);
+    REQUIRE(orr_texture_create(engine, &(orr_texture_desc){.image = &img}, &t) == ORR_OK);
     i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 4 && i.mips == 3 && i.format == ORR_PIXEL_RGBA32F);
     CHECK(orr_texture_read_texel(engine, t, 5, 1, 1, 0, rgba) == ORR_OK); /* face 5, mip 1, texel 1 */
@@ -159,7 +160,7 @@ TEST(image_texture_control_uploads) {
     /* a one-level image gets its chain made on the GPU */
     img = image(ORR_PIXEL_RGBA16F, 4, 1, 1);
     memset(pixels, 0, img.size);
-    REQUIRE(orr_texture_create_from_image(engine, &img, NULL, &t) == ORR_OK);
+    REQUIRE(orr_texture_create(engine, &(orr_texture_desc){.image = &img}, &t) == ORR_OK);
     CHECK(orr_texture_get_info(engine, t).mips == 3);
     orr_texture_destroy(engine, t);
 }
@@ -202,14 +203,15 @@ TEST(image_texture_refuses_each_bad_field) {
     CASE("image.level_offset[5][2]", cube, im->size -= 1);
     for (int k = 0; k < n; k++) {
         orr_texture t = {12345};
-        orr_result r = orr_texture_create_from_image(engine, &cases[k].img, NULL, &t);
+        orr_result r = orr_texture_create(engine, &(orr_texture_desc){.image = &cases[k].img}, &t);
         const char *msg = orr_engine_last_error(engine);
         bool ok = r == ORR_ERROR_INVALID_ARGUMENT && t.id == 0 && strstr(msg, cases[k].field);
         if (!ok) fprintf(stderr, "  case %d (%s): %s, \"%s\"\n", k, cases[k].field, orr_result_string(r), msg);
         CHECK(ok);
         if (r == ORR_OK) orr_texture_destroy(engine, t);
     }
-    CHECK(orr_texture_create_from_image(engine, NULL, NULL, &(orr_texture){0}) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_texture_create(engine, NULL, &(orr_texture){0}) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_texture_create(engine, &(orr_texture_desc){0}, &(orr_texture){0}) == ORR_ERROR_INVALID_ARGUMENT);
 }
 
 /* The device's limits: on lavapipe a 16384² RGBA32F texture is 4 GiB, one
@@ -221,7 +223,7 @@ TEST(image_texture_refuses_over_device_resource_size) {
     img.level_size[0] = img.size = (size_t)16384 * 16384 * 16;
     img.pixels = pixels; /* far too small: must never be read */
     orr_texture t;
-    orr_result r = orr_texture_create_from_image(engine, &img, &(orr_image_texture_desc){.no_mips = true}, &t);
+    orr_result r = orr_texture_create(engine, &(orr_texture_desc){.image = &img, .mips = ORR_OFF}, &t);
     CHECK(r == ORR_ERROR_INVALID_ARGUMENT && strstr(orr_engine_last_error(engine), "maxResourceSize"));
 }
 
