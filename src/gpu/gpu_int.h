@@ -82,6 +82,7 @@ typedef struct orri_delete_item {
         struct {
             VkDescriptorPool pool;
             VkDescriptorSet set;
+            uint32_t *counter; /* may be NULL: decremented once the set is freed */
         } set;
         struct {
             VkCommandPool pool;

@@ -9,8 +9,9 @@
  * - A destroyed texture's pool slot is freed at once (its handle is stale),
  *   while its image and descriptor set go through the gpu module's delete
  *   queue (src/gpu/delete.c): they are destroyed once every frame that may
- *   use them has completed. Nothing here waits for the device, except the one
- *   retry of make_set when the pool is full of destroyed sets.
+ *   use them has completed. `sets` counts the pool's sets until they are
+ *   really freed (the queue counts them down); nothing here waits for the
+ *   device, except make_set when the pool is full of destroyed sets.
  * - Samplers are the gpu module's shared ones: no entry destroys its sampler.
  * - Readers that find a stale handle (draw lists, shader-material sets, the
  *   environment) use orri_texture_fallback: the structure key of a scene
@@ -83,26 +84,23 @@ orr_result orri_texture_entry_new(orr_engine *e, const orri_entry_desc *d, uint3
     return ORR_OK;
 }
 
-static VkResult alloc_set(orri_texture_store *ts, VkDescriptorSet *out) {
+orr_result orri_texture_make_set(orr_engine *e, orri_texture *t) {
+    orri_texture_store *ts = orri_engine_textures(e);
+    if (ts->sets >= ORRI_TEXTURE_SETS) {
+        /* The pool is full of destroyed textures' sets waiting for their
+         * frames (live ones are fewer: ORR_MAX_TEXTURES): let those frames
+         * finish, once; the delete queue frees the sets and counts them down. */
+        orr_result r = orri_gpu_wait_idle(ts->gpu);
+        if (r != ORR_OK) return r;
+    }
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = ts->set_pool,
                                       .descriptorSetCount = 1,
                                       .pSetLayouts = &ts->set_layout};
-    return vkAllocateDescriptorSets(ts->gpu->device, &ai, out);
-}
-
-orr_result orri_texture_make_set(orr_engine *e, orri_texture *t) {
-    orri_texture_store *ts = orri_engine_textures(e);
-    VkResult vr = alloc_set(ts, &t->set);
-    if (vr == VK_ERROR_OUT_OF_POOL_MEMORY || vr == VK_ERROR_FRAGMENTED_POOL) {
-        /* The pool is full of destroyed textures' sets waiting for their
-         * frames: let those frames finish once, then retry. */
-        orr_result r = orri_gpu_wait_idle(ts->gpu);
-        if (r != ORR_OK) return r;
-        vr = alloc_set(ts, &t->set);
-    }
-    orr_result r = orri_vk_check(ts->gpu, vr, "texture descriptor set");
+    orr_result r =
+        orri_vk_check(ts->gpu, vkAllocateDescriptorSets(ts->gpu->device, &ai, &t->set), "texture descriptor set");
     if (r != ORR_OK) return t->set = VK_NULL_HANDLE, r;
+    ts->sets++;
     VkWriteDescriptorSet w = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
         .dstSet = t->set,
@@ -121,11 +119,12 @@ void orri_texture_entry_free(orr_engine *e, uint32_t id, bool deferred) {
     if (!t) return;
     if (deferred) {
         if (t->set)
-            orri_delete_push(ts->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET,
-                                                          .u.set = {.pool = ts->set_pool, .set = t->set}});
+            orri_delete_push(ts->gpu,
+                             &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET,
+                                                 .u.set = {.pool = ts->set_pool, .set = t->set, .counter = &ts->sets}});
         orri_image_destroy_deferred(ts->gpu, &t->image);
     } else {
-        if (t->set) vkFreeDescriptorSets(ts->gpu->device, ts->set_pool, 1, &t->set);
+        if (t->set) vkFreeDescriptorSets(ts->gpu->device, ts->set_pool, 1, &t->set), ts->sets--;
         orri_image_destroy_now(ts->gpu, &t->image);
     }
     if (!t->internal) ts->live--;

@@ -34,12 +34,13 @@ typedef struct orri_texture_store {
     uint32_t live;                    /* counted textures (not internal) */
     VkDescriptorSetLayout set_layout; /* the standard material's set 1: one combined image sampler */
     VkDescriptorPool set_pool;        /* ORRI_TEXTURE_SETS sets, FREE_DESCRIPTOR_SET */
+    uint32_t sets;                    /* allocated from set_pool and not yet freed (queued ones too) */
     orr_texture white, white_cube;    /* 1×1 white fallbacks (2D, cube) */
 } orri_texture_store;
 
 /* Descriptor sets: every live texture, the fallback, and as many destroyed
- * ones waiting in the delete queue (texture.c waits for the GPU once when
- * more than that are waiting). */
+ * ones waiting in the delete queue (make_set waits for the GPU once when the
+ * pool is full of waiting ones: every driver then sees at most this many). */
 #define ORRI_TEXTURE_SETS (2 * ORR_MAX_TEXTURES + 2)
 
 /* Defined by the engine (src/render/engine.c). */

@@ -9,6 +9,11 @@
  * buffer): validation errors, and reads past the pixels. Every field is now
  * checked before any Vulkan call and a refusal names it.
  *
+ * Textures also have a fixed limit (ORR_MAX_TEXTURES, ORR_ERROR_LIMIT_REACHED)
+ * and are destroyed through the delete queue: a texture destroyed while a
+ * frame that uses it is in flight is freed later, and the materials and
+ * environments that named it sample white from the next frame on.
+ *
  * The engine counts its host memory (tests/unit/image_assets.h's counting
  * allocator); the validation layer is on and any message fails the running
  * test. */
@@ -19,6 +24,7 @@
 #include <orrery/environment.h>
 
 #include "harness.h"
+#include "render/render_int.h" /* the delete queue, to see that a destroy was deferred */
 #include "support/test_support.h"
 #include "unit/image_assets.h"
 
@@ -225,6 +231,152 @@ TEST(image_texture_refuses_over_device_resource_size) {
     orr_texture t;
     orr_result r = orr_texture_create(engine, &(orr_texture_desc){.image = &img, .mips = ORR_OFF}, &t);
     CHECK(r == ORR_ERROR_INVALID_ARGUMENT && strstr(orr_engine_last_error(engine), "maxResourceSize"));
+}
+
+/* ---- the limit (ORR_MAX_TEXTURES) ---- */
+
+static const uint8_t red[4 * 4] = {255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255};
+
+static orr_result red_texture(orr_texture *t) {
+    return orr_texture_create(engine, &(orr_texture_desc){.rgba = red, .width = 2, .height = 2, .label = "red"}, t);
+}
+
+/* Creates 1x1 textures until one fails; returns how many were made. */
+static uint32_t fill(orr_texture *all, uint32_t cap, orr_result *last) {
+    uint32_t n = 0;
+    while (n < cap && (*last = red_texture(&all[n])) == ORR_OK) n++;
+    return n;
+}
+
+TEST(texture_limit_is_limit_reached_and_counts_live_textures_only) {
+    static orr_texture all[ORR_MAX_TEXTURES + 1];
+    orr_result r = ORR_OK;
+    uint32_t n = fill(all, ORR_MAX_TEXTURES + 1, &r);
+    CHECK(n == ORR_MAX_TEXTURES && r == ORR_ERROR_LIMIT_REACHED && all[n].id == 0);
+    CHECK(strstr(orr_engine_last_error(engine), "ORR_MAX_TEXTURES") != NULL);
+    /* the refused create left nothing: one destroy makes room for exactly one */
+    orr_texture_destroy(engine, all[0]);
+    CHECK(red_texture(&all[0]) == ORR_OK);
+    CHECK(red_texture(&all[n]) == ORR_ERROR_LIMIT_REACHED);
+    /* Destroyed textures do not count, though their descriptor sets wait in
+     * the delete queue (no frame retires them here): all of them, twice more.
+     * The third round finds the pool full of waiting sets; creation waits for
+     * the GPU once, then goes on. */
+    const orri_texture_store *ts = &engine->textures;
+    uint32_t most = 0;
+    for (int round = 0; round < 3; round++) {
+        for (uint32_t i = 0; i < n; i++) orr_texture_destroy(engine, all[i]);
+        most = ts->sets > most ? ts->sets : most;
+        n = fill(all, ORR_MAX_TEXTURES, &r);
+        CHECK(n == ORR_MAX_TEXTURES && r == ORR_OK && ts->sets <= ORRI_TEXTURE_SETS);
+    }
+    CHECK(most > ORR_MAX_TEXTURES + 1); /* sets did wait in the queue: the pool filled up */
+    for (uint32_t i = 0; i < n; i++) orr_texture_destroy(engine, all[i]);
+}
+
+/* ---- destroying a texture in use: deferred, white from the next frame on ---- */
+
+static uint32_t image_queued(VkImage image) {
+    const orri_gpu *gpu = &engine->gpu;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < gpu->frame_count; i++)
+        for (uint32_t k = 0; k < gpu->frames[i].delete_count; k++)
+            n += gpu->frames[i].deletes[k].kind == ORRI_DEL_IMAGE && gpu->frames[i].deletes[k].u.image.image == image;
+    for (uint32_t k = 0; k < gpu->delete_overflow_count; k++)
+        n += gpu->delete_overflow[k].kind == ORRI_DEL_IMAGE && gpu->delete_overflow[k].u.image.image == image;
+    return n;
+}
+
+static void add_plane(orr_scene *s, orr_material m, double x) {
+    orr_geometry g;
+    CHECK(orr_geometry_build_plane(&(orr_plane_desc){.size = 1.8}, NULL, &g) == ORR_OK);
+    CHECK(orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = {x, 0, 0}}).id != 0);
+    orr_geometry_free(&g);
+}
+
+/* Mean colour of the left (x < 0) and right planes. */
+static void planes_rgb(orr_scene *s, double left[3], double right[3]) {
+    orr_image8 img;
+    left[0] = right[0] = -1;
+    CHECK(orr_test_render(engine, s, 1, &img));
+    if (!img.rgb) return;
+    orr_test_mean_rgb(&img, 12, 28, 20, 36, left);
+    orr_test_mean_rgb(&img, 44, 28, 52, 36, right);
+    orr_test_image_free(&img);
+}
+
+static bool near3(const double c[3], double r, double g, double b) {
+    return fabs(c[0] - r) < 3 && fabs(c[1] - g) < 3 && fabs(c[2] - b) < 3;
+}
+
+/* Left plane: a standard material; right: a shader material; each with its
+ * own red texture. The shader material's texture goes first (on its own it
+ * must change the scene's structure: without that, the replayed command
+ * buffers would bind a destroyed image). */
+TEST(destroy_texture_in_use_is_deferred_and_materials_sample_white) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -3}});
+    orr_scene_set_clear_color(s, (orr_color4){0, 0, 0, 1});
+    orr_texture a, b;
+    REQUIRE(red_texture(&a) == ORR_OK && red_texture(&b) == ORR_OK);
+    orr_material std = orr_standard_material_create(
+        s, &(orr_standard_material_desc){
+               .emissive = {1, 1, 1}, .disable_lighting = true, .back_face_culling = ORR_OFF, .diffuse_texture = a});
+    orr_result r;
+    orr_material sh = orr_shader_material_create(
+        s,
+        &(orr_shader_material_desc){
+            .vertex_source = "void main() { gl_Position = worldViewProjection * vec4(position, 1.0); }\n",
+            .fragment_source = "layout(location = 0) out vec4 o;\nvoid main() { o = texture(tex, vec2(0.5)); }\n",
+            .textures = {"tex"},
+            .back_face_culling = ORR_OFF},
+        &r);
+    REQUIRE(r == ORR_OK);
+    orr_shader_material_set_texture(s, sh, "tex", b);
+    add_plane(s, std, -1), add_plane(s, sh, 1);
+    double left[3], right[3];
+    planes_rgb(s, left, right);
+    CHECK(near3(left, 255, 0, 0) && near3(right, 255, 0, 0));
+    /* A frame in flight (submitted, not waited for) uses the textures. */
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    VkImage image = orri_texture_get(engine, b)->image.image;
+    uint64_t submitted = engine->gpu.frame_number;
+    orr_texture_destroy(engine, b);
+    /* Deferred: the image waits in the delete queue; the handle is stale now. */
+    CHECK(image_queued(image) == 1 && engine->gpu.frame_number == submitted);
+    CHECK(orr_texture_get_info(engine, b).width == 0);
+    planes_rgb(s, left, right); /* the next frames: white, no validation message */
+    CHECK(near3(left, 255, 0, 0) && near3(right, 255, 255, 255));
+    CHECK(image_queued(image) == 0); /* freed once its frames completed */
+    CHECK(orr_engine_render(engine, s) == ORR_OK);
+    orr_texture_destroy(engine, a);
+    planes_rgb(s, left, right);
+    CHECK(near3(left, 255, 255, 255) && near3(right, 255, 255, 255));
+    orr_scene_destroy(s);
+}
+
+TEST(destroy_environment_ground_texture_samples_white) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -1.57, .beta = 0.3, .radius = 4});
+    orr_scene_set_clear_color(s, (orr_color4){0, 0, 0, 1});
+    orr_texture tex;
+    REQUIRE(red_texture(&tex) == ORR_OK);
+    orr_environment *env;
+    REQUIRE(orr_environment_create(s, &(orr_environment_desc){.ground_texture = tex, .skybox = ORR_OFF}, &env) ==
+            ORR_OK);
+    orr_image8 img;
+    double before[3] = {-1}, after[3] = {-1};
+    CHECK(orr_test_render(engine, s, 2, &img));
+    if (img.rgb) orr_test_mean_rgb(&img, 28, 28, 36, 36, before), orr_test_image_free(&img);
+    CHECK(orr_engine_render(engine, s) == ORR_OK); /* in flight */
+    orr_texture_destroy(engine, tex);
+    CHECK(orr_test_render(engine, s, 2, &img));
+    if (img.rgb) orr_test_mean_rgb(&img, 28, 28, 36, 36, after), orr_test_image_free(&img);
+    /* red × primary colour, then white × primary colour: green and blue rise */
+    CHECK(before[0] > 20 && after[1] > before[1] + 20 && after[2] > before[2] + 20);
+    orr_scene_destroy(s);
 }
 
 int main(int argc, char **argv) {
