@@ -46,7 +46,7 @@
  * environment's ground samples white and its skybox the white cube (its
  * solid colour); the GPU objects are freed once every frame submitted before
  * the destroy has completed (the gpu module's delete queue). Nothing waits
- * for the device.
+ * for the device (docs/decisions.md 30).
  *
  * Threading: as the rest of the engine, one thread per engine.
  */
@@ -141,9 +141,10 @@ typedef struct orr_texture_desc {
 } orr_texture_desc;
 
 /* The desc with its defaults resolved (every optional set, the sampler's
- * filter, mip filter, wraps and anisotropy filled); for programs that want to
- * see what a zero means. With neither image nor rgba (a file still to be
- * read), srgb stays unset: the file decides. */
+ * filter, mip filter, wraps and anisotropy filled, the label); for programs
+ * that want to see what a zero means. With neither image nor rgba nor
+ * equirect (a file still to be read), srgb and the wraps stay unset: the
+ * file decides (2D or cube, its srgb flag). */
 orr_texture_desc orr_texture_desc_defaults(const orr_texture_desc *desc);
 
 /* A texture from desc.image or desc.rgba (see the desc). A cube texture
