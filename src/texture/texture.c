@@ -92,6 +92,11 @@ orr_result orri_texture_make_set(orr_engine *e, orri_texture *t) {
          * finish, once; the delete queue frees the sets and counts them down. */
         orr_result r = orri_gpu_wait_idle(ts->gpu);
         if (r != ORR_OK) return r;
+        if (ts->sets >= ORRI_TEXTURE_SETS) /* still used by the frame being recorded (a callback) */
+            return orri_fail(ts->ctx, ORR_ERROR_LIMIT_REACHED,
+                             "orr_texture_create: %u texture sets in use or waiting (ORR_MAX_TEXTURES live, as many "
+                             "destroyed); render a frame first",
+                             ts->sets);
     }
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = ts->set_pool,
