@@ -173,8 +173,8 @@ static void add_environment(orr_engine *e, orr_scene *s) {
     snprintf(prefix, sizeof prefix, "%s/cube/ryfjallet", assets);
     snprintf(ground, sizeof ground, "%s/bjs/backgroundGround.png", assets);
     orr_texture sky = {0}, tex = {0};
-    if (orr_cube_texture_load_faces(e, prefix, ".png", NULL, &sky) != ORR_OK ||
-        orr_texture_load_image_file(e, ground, NULL, &tex) != ORR_OK)
+    if (orr_texture_load_cube_faces(e, prefix, ".png", NULL, &sky) != ORR_OK ||
+        orr_texture_load_file(e, ground, NULL, &tex) != ORR_OK)
         fprintf(stderr, "orrery-demo: no sky images under %s (set ORR_ASSETS); using the plain default sky\n", assets);
     orr_environment *env;
     if (orr_environment_create(

@@ -1,11 +1,11 @@
 /* orrery/environment.h — backgrounds: Babylon.js's default environment
- * (skybox + ground), cube-map skyboxes, GPU textures from decoded images.
+ * (skybox + ground), cube-map skyboxes (textures: orrery/texture.h).
  *
  * Usage:
  *     orr_texture sky, ground;
- *     orr_texture_load_image_file(engine, "backgroundSkybox.dds", NULL, &sky);      // DDS cube, its mips
+ *     orr_texture_load_file(engine, "backgroundSkybox.dds", NULL, &sky);           // DDS cube, its mips
  *     orr_texture_load_file(engine, "backgroundGround.png",
- *                           &(orr_texture_desc){ .has_alpha = true }, &ground);    // orrery/material.h
+ *                           &(orr_texture_desc){ .srgb = ORR_OFF, .has_alpha = true }, &ground);
  *     orr_environment *env;
  *     orr_environment_create(scene, &(orr_environment_desc){
  *         .skybox_texture = sky, .ground_texture = ground }, &env);                 // createDefaultEnvironment
@@ -68,76 +68,11 @@
 #include "orrery/material.h"
 #include "orrery/math.h"
 #include "orrery/scene.h"
+#include "orrery/texture.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- textures from decoded images ---------------------------------------------------- */
-
-typedef struct orr_image_texture_desc {
-    /* RGBA8 images: sample the stored bytes (UNORM) even when the image is
-     * marked sRGB. Babylon.js reads PNG/JPEG colour as stored (gammaSpace
-     * textures are not decoded by the sampler), so Babylon-style skyboxes and
-     * grounds want raw = true. Default: the image's srgb flag picks
-     * R8G8B8A8_SRGB or _UNORM. */
-    bool raw;
-    bool no_mips;       /* keep only the file's levels (default: a full chain, GPU blits when the file has one) */
-    bool nearest;       /* nearest filtering (default trilinear) */
-    bool repeat;        /* repeat addressing (default clamp to edge for cubes, repeat for 2D) */
-    bool no_invert_y;   /* 2D: upload rows top first (default bottom first, Babylon.js invertY; docs/decisions.md 5) */
-    bool has_alpha;     /* 2D: Babylon.js hasAlpha for the standard material */
-    bool no_anisotropy; /* default: 4× anisotropic filtering (Babylon.js anisotropicFilteringLevel) where supported */
-    const char *label;
-} orr_image_texture_desc;
-
-/* A GPU texture from a decoded image (orrery/image.h): 2D (faces = 1) or cube
- * (faces = 6), RGBA8 (UNORM/sRGB), RGBA16F or RGBA32F, every mip level of the
- * image; a one-level image gets a full chain generated on the GPU (blits;
- * nearest blits for formats without linear filtering). Cube faces are used as
- * stored (Vulkan layer order +X −X +Y −Y +Z −Z, first row at t = 0). The image
- * is only read during the call. The texture lives in the engine's texture
- * pool (orr_texture_destroy). A cube texture cannot be a standard material's
- * diffuse texture. Every field of the image is checked first (format,
- * pixels, faces, is_cube, width and height against ORR_IMAGE_MAX_DIMENSION
- * and the device's 2D / cube limits, mips against the full chain, each
- * level_size against its texel count, each level_offset + level_size inside
- * size, the device's maxResourceSize): ORR_ERROR_INVALID_ARGUMENT with a
- * message naming the field; a format the device cannot sample (or blit, when
- * it makes the chain): ORR_ERROR_UNSUPPORTED. */
-orr_result orr_texture_create_from_image(orr_engine *engine, const orr_image_data *image,
-                                         const orr_image_texture_desc *desc, orr_texture *out);
-/* Any file orr_image_load_file reads (PNG, JPEG, DDS 2D/cube, .env specular
- * cube with its mips, .hdr), with its default limits (orrery/image.h: at
- * most 64 Mi texels a face and 1 GiB decoded; a file too short for the size
- * it claims is MALFORMED). A Radiance .hdr becomes a cube map through
- * orr_cube_texture_from_equirect with faces of height / 2 texels. */
-orr_result orr_texture_load_image_file(orr_engine *engine, const char *path, const orr_image_texture_desc *desc,
-                                       orr_texture *out);
-/* Six images `<prefix>_px<ext>` ... `_nz<ext>` (ext with its dot) into one
- * cube, mips generated on the GPU. */
-orr_result orr_cube_texture_load_faces(orr_engine *engine, const char *prefix, const char *ext,
-                                       const orr_image_texture_desc *desc, orr_texture *out);
-/* An equirectangular panorama (one face, RGBA16F or RGBA32F; row 0 is the
- * zenith) resampled into an RGBA16F cube of face_size texels (0: height / 2)
- * by a compute shader, with a full mip chain. Direction d (left-handed, +Y
- * up) reads the panorama at u = atan2(d.z, d.x) / 2π + 0.5, v = acos(d.y) / π,
- * the mapping of Babylon.js's PanoramaToCubeMapTools (HDRCubeTexture). */
-orr_result orr_cube_texture_from_equirect(orr_engine *engine, const orr_image_data *equirect, uint32_t face_size,
-                                          const orr_image_texture_desc *desc, orr_texture *out);
-
-typedef struct orr_texture_info {
-    uint32_t width, height, mips;
-    bool cube;
-    orr_pixel_format format;
-    bool srgb; /* sampled with sRGB decode */
-} orr_texture_info;
-/* Zeroed for a null or stale texture (reported as misuse). */
-orr_texture_info orr_texture_get_info(orr_engine *engine, orr_texture texture);
-/* Reads one texel of (face, mip) back from the GPU as float RGBA (RGBA8 as
- * byte / 255, no sRGB decode). Waits for the device. For tests and tools. */
-orr_result orr_texture_read_texel(orr_engine *engine, orr_texture texture, uint32_t face, uint32_t mip, uint32_t x,
-                                  uint32_t y, float rgba[4]);
 
 /* ---- image processing ------------------------------------------------------------------ */
 
@@ -178,8 +113,8 @@ typedef struct orr_environment_desc {
     orr_opt_bool size_auto;          /* Babylon.js sizeAuto, default on; off: sizes and root as given */
     orr_dvec3 root_position;         /* used when size_auto is off or for an empty scene */
     orr_opt_f64 ground_y_bias;       /* default 1e-5 */
-    orr_texture ground_texture;      /* 2D, alpha used; 0: 1×1 white */
-    orr_texture skybox_texture;      /* cube; 0: solid colour (BACKGROUND kind) */
+    orr_texture ground_texture;      /* 2D, alpha used; 0 (or destroyed later): 1×1 white */
+    orr_texture skybox_texture;      /* cube; 0 (or destroyed later): solid colour (BACKGROUND kind) */
     orr_skybox_kind skybox_kind;
     /* Primary colours; default (0.2, 0.2, 0.3) to linear (pow 2.2) × 3, as
      * createDefaultEnvironment; the HDR and STANDARD kinds ignore skybox_color. */
@@ -207,7 +142,9 @@ typedef struct orr_environment_sizes {
 orr_environment_desc orr_environment_desc_defaults(const orr_environment_desc *desc);
 orr_environment_sizes orr_environment_compute_sizes(orr_scene *scene, const orr_environment_desc *desc);
 /* Sets up the skybox and ground on `scene` (one render plugin). Textures are
- * referenced, not copied: keep them alive (or set owns_textures). Sizes are
+ * referenced, not copied: one destroyed while the environment lives is
+ * replaced by its white fallback from the next frame on (orrery/texture.h),
+ * or set owns_textures to destroy them with the environment. Sizes are
  * computed once, here (Babylon.js computes them at creation too). A scene
  * holds at most 4 render plugins (environments): a fifth fails with
  * ORR_ERROR_LIMIT_REACHED and changes nothing. */

@@ -1,4 +1,4 @@
-/* orrery/material.h — standard material, shader material, textures.
+/* orrery/material.h — standard material, shader material (textures: orrery/texture.h).
  *
  * Usage:
  *     orr_material m = orr_standard_material_create(scene, &(orr_standard_material_desc){
@@ -47,35 +47,11 @@
 #include <stdint.h>
 
 #include "orrery/scene.h"
+#include "orrery/texture.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Engine-owned GPU texture (2D, RGBA8, with mips). */
-typedef struct orr_texture {
-    uint32_t id;
-} orr_texture;
-
-typedef struct orr_texture_desc {
-    uint32_t width, height;
-    const uint8_t *rgba; /* width × height × 4 bytes, top row first */
-    bool srgb;           /* sample with sRGB decode (default: UNORM, as Babylon.js) */
-    bool has_alpha;      /* Babylon.js texture.hasAlpha: alpha-tested/blended */
-    bool nearest;        /* nearest filtering (default trilinear) */
-    bool clamp;          /* clamp to edge (default repeat) */
-    const char *label;
-} orr_texture_desc;
-
-orr_result orr_texture_create(orr_engine *engine, const orr_texture_desc *desc, orr_texture *out);
-/* Loads PNG or JPEG through the image module's hardened decoder (orrery/image.h:
- * the same checks and pixel budget as orr_image_load_png_jpeg_file). Safe on
- * any bytes: malformed files give ORR_ERROR_MALFORMED, other image formats
- * (GIF, BMP, PSD, ...) ORR_ERROR_UNSUPPORTED, sizes over the budget
- * ORR_ERROR_INVALID_ARGUMENT or MALFORMED; nothing is left behind. */
-orr_result orr_texture_load_file(orr_engine *engine, const char *path, const orr_texture_desc *options,
-                                 orr_texture *out);
-void orr_texture_destroy(orr_engine *engine, orr_texture texture);
 
 typedef struct orr_standard_material_desc {
     orr_opt_color3 diffuse;      /* default (1, 1, 1) */
@@ -84,7 +60,7 @@ typedef struct orr_standard_material_desc {
     orr_color3 emissive;         /* default black */
     orr_color3 ambient;          /* default black (× scene ambient colour) */
     orr_opt_f64 alpha;           /* default 1 */
-    orr_texture diffuse_texture; /* 0: none */
+    orr_texture diffuse_texture; /* 2D; 0: none (orrery/texture.h: destroyed, it samples white) */
     bool disable_lighting; /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
     orr_opt_bool back_face_culling; /* Babylon.js backFaceCulling, default on */
     orr_opt_bool fog;               /* Babylon.js fogEnabled, default on */

@@ -25,12 +25,12 @@ struct orr_environment {
     orr_environment_desc desc; /* resolved defaults */
     orr_environment_sizes sizes;
     orr_wpos root;
-    orr_texture white_cube; /* owned: the solid-colour skybox's cube */
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline sky_pipeline, ground_pipeline;
     VkDescriptorPool pool;
     VkDescriptorSet sets[ORRI_MAX_FRAMES];
+    VkImage written_sky[ORRI_MAX_FRAMES], written_ground[ORRI_MAX_FRAMES]; /* what sets[i] samples */
     orri_buffer ubo[ORRI_MAX_FRAMES]; /* sky block at 0, ground block at ORRI_BG_STRIDE */
     uint64_t uploaded_key[ORRI_MAX_FRAMES];
     uint64_t version; /* bumps on set_root */

@@ -86,11 +86,10 @@ orr_result orr_environment_create_default(orr_scene *s, const char *assets_dir, 
     char path[1024];
     orr_texture ground = {0}, sky = {0};
     snprintf(path, sizeof path, "%s/bjs/backgroundGround.png", assets_dir);
-    orr_result r = orr_texture_load_image_file(
-        e, path, &(orr_image_texture_desc){.raw = true, .has_alpha = true, .label = "backgroundGround"}, &ground);
+    orr_result r = orr_texture_load_file(
+        e, path, &(orr_texture_desc){.srgb = ORR_OFF, .has_alpha = true, .label = "backgroundGround"}, &ground);
     snprintf(path, sizeof path, "%s/dds/backgroundSkybox.dds", assets_dir);
-    if (r == ORR_OK)
-        r = orr_texture_load_image_file(e, path, &(orr_image_texture_desc){.label = "backgroundSkybox"}, &sky);
+    if (r == ORR_OK) r = orr_texture_load_file(e, path, &(orr_texture_desc){.label = "backgroundSkybox"}, &sky);
     orr_environment_desc d = desc ? *desc : (orr_environment_desc){.label = "default environment"};
     d.ground_texture = ground, d.skybox_texture = sky, d.owns_textures = true;
     d.skybox_kind = ORR_SKYBOX_BACKGROUND;

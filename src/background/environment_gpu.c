@@ -79,28 +79,36 @@ static orr_result layouts(orr_environment *env) {
     return r;
 }
 
-/* A 1×1 white cube: the solid-colour skybox samples it (colour = primary). */
-static orr_result white_cube(orr_environment *env) {
-    static const uint8_t white[6 * 4] = {255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
-                                         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
-    orr_image_data img = {.format = ORR_PIXEL_RGBA8,
-                          .width = 1,
-                          .height = 1,
-                          .faces = 6,
-                          .mips = 1,
-                          .is_cube = true,
-                          .size = sizeof white,
-                          .pixels = (uint8_t *)white};
-    for (uint32_t f = 0; f < 6; f++) img.level_offset[f][0] = 4 * f;
-    img.level_size[0] = 4;
-    return orr_texture_create_from_image(env->engine, &img, &(orr_image_texture_desc){.label = "white cube"},
-                                         &env->white_cube);
+/* What the environment samples now: its textures while they live, else the
+ * white fallbacks (orrery/texture.h: a destroyed texture samples white). */
+static orri_texture *live_or_white(orr_engine *e, orr_texture t, bool cube) {
+    orri_texture *x = orri_texture_get(e, t);
+    return x ? x : orri_texture_fallback(e, cube);
+}
+
+/* Points set `i` at the textures sampled now and remembers which. */
+static void write_textures(orr_environment *env, uint32_t i) {
+    orr_engine *e = env->engine;
+    orri_texture *sky = live_or_white(e, env->desc.skybox_texture, true);
+    orri_texture *ground = live_or_white(e, env->desc.ground_texture, false);
+    VkDescriptorImageInfo img[2] = {
+        {sky->sampler, sky->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+        {ground->sampler, ground->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+    };
+    VkWriteDescriptorSet w[2];
+    for (uint32_t k = 0; k < 2; k++)
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = env->sets[i],
+                                      .dstBinding = 1 + k,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                      .pImageInfo = &img[k]};
+    vkUpdateDescriptorSets(e->gpu.device, 2, w, 0, NULL);
+    env->written_sky[i] = sky->image.image, env->written_ground[i] = ground->image.image;
 }
 
 static orr_result sets(orr_environment *env) {
     orr_engine *e = env->engine;
-    orri_texture *sky = orri_texture_get(e, env->desc.skybox_texture.id ? env->desc.skybox_texture : env->white_cube);
-    orri_texture *ground = orri_texture_get(e, env->desc.ground_texture.id ? env->desc.ground_texture : e->white);
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
         orr_result r = orri_buffer_create(&e->gpu, 2 * ORRI_BG_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                           ORRI_MEM_HOST, "background uniforms", &env->ubo[i]);
@@ -111,36 +119,21 @@ static orr_result sets(orr_environment *env) {
         if (r == ORR_OK)
             r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &env->sets[i]), "background set");
         if (r != ORR_OK) return r;
-        VkWriteDescriptorSet w[] = {
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-             .dstSet = env->sets[i],
-             .dstBinding = 0,
-             .descriptorCount = 1,
-             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-             .pBufferInfo = &(VkDescriptorBufferInfo){env->ubo[i].buffer, 0, sizeof(orri_gpu_background)}},
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-             .dstSet = env->sets[i],
-             .dstBinding = 1,
-             .descriptorCount = 1,
-             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .pImageInfo =
-                 &(VkDescriptorImageInfo){sky->sampler, sky->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
-            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-             .dstSet = env->sets[i],
-             .dstBinding = 2,
-             .descriptorCount = 1,
-             .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .pImageInfo = &(VkDescriptorImageInfo){ground->sampler, ground->image.view,
-                                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}},
-        };
-        vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+        VkWriteDescriptorSet w = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = env->sets[i],
+                                  .dstBinding = 0,
+                                  .descriptorCount = 1,
+                                  .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                                  .pBufferInfo =
+                                      &(VkDescriptorBufferInfo){env->ubo[i].buffer, 0, sizeof(orri_gpu_background)}};
+        vkUpdateDescriptorSets(e->gpu.device, 1, &w, 0, NULL);
+        write_textures(env, i);
     }
     return ORR_OK;
 }
 
 orr_result orri_environment_gpu_init(orr_environment *env) {
     orr_result r = layouts(env);
-    if (r == ORR_OK && !env->desc.skybox_texture.id) r = white_cube(env);
     if (r == ORR_OK) r = sets(env);
     if (r == ORR_OK && env->desc.skybox.value)
         r = pipeline(env,
@@ -167,8 +160,6 @@ void orri_environment_gpu_release(orr_environment *env) {
     if (env->pool) vkDestroyDescriptorPool(d, env->pool, NULL);
     if (env->layout) vkDestroyPipelineLayout(d, env->layout, NULL);
     if (env->set_layout) vkDestroyDescriptorSetLayout(d, env->set_layout, NULL);
-    if (orri_texture_get(e, env->white_cube)) orr_texture_destroy(e, env->white_cube);
-    env->white_cube = (orr_texture){0};
 }
 
 /* ---- per frame ------------------------------------------------------------------------ */
@@ -235,7 +226,15 @@ static uint64_t mix64(uint64_t h, uint64_t v) {
 orr_result orri_environment_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot,
                                    VkCommandBuffer primary, void *state, bool *rerecord) {
     orr_environment *env = state;
-    (void)primary, (void)rerecord;
+    (void)primary;
+    /* A texture destroyed since this slot's set was written: the set now
+     * points at its fallback, and the slot's secondary (recorded with the
+     * old set) is recorded again. This slot's previous frame has completed. */
+    if (live_or_white(e, env->desc.skybox_texture, true)->image.image != env->written_sky[slot] ||
+        live_or_white(e, env->desc.ground_texture, false)->image.image != env->written_ground[slot]) {
+        write_textures(env, slot);
+        *rerecord = true;
+    }
     uint64_t key = mix64(mix64(mix64(v->camera_version, s->settings_version), env->version), (uint64_t)v->fo + 1);
     key = mix64(key, ((uint64_t)e->width << 32) | e->height);
     if (env->uploaded_key[slot] == key) return ORR_OK;

@@ -40,7 +40,10 @@ static void destroy_item(orri_gpu *gpu, orri_delete_item *d) {
     case ORRI_DEL_PIPELINE: vkDestroyPipeline(gpu->device, d->u.pipeline, NULL); break;
     case ORRI_DEL_SAMPLER: vkDestroySampler(gpu->device, d->u.sampler, NULL); break;
     case ORRI_DEL_DESCRIPTOR_POOL: vkDestroyDescriptorPool(gpu->device, d->u.pool, NULL); break;
-    case ORRI_DEL_DESCRIPTOR_SET: vkFreeDescriptorSets(gpu->device, d->u.set.pool, 1, &d->u.set.set); break;
+    case ORRI_DEL_DESCRIPTOR_SET:
+        vkFreeDescriptorSets(gpu->device, d->u.set.pool, 1, &d->u.set.set);
+        if (d->u.set.counter) --*d->u.set.counter;
+        break;
     case ORRI_DEL_CMD_BUFFERS: vkFreeCommandBuffers(gpu->device, d->u.cmd.pool, d->u.cmd.count, d->u.cmd.cmds); break;
     }
 }

@@ -406,6 +406,7 @@ void orri_gpu_deinit(orri_gpu *gpu) {
             if (f->fence) vkDestroyFence(gpu->device, f->fence, NULL);
             if (f->cmd_pool) vkDestroyCommandPool(gpu->device, f->cmd_pool, NULL);
         }
+        orri_samplers_deinit(gpu);
         orri_mem_deinit(gpu);
         if (gpu->pipeline_cache) vkDestroyPipelineCache(gpu->device, gpu->pipeline_cache, NULL);
         vkDestroyDevice(gpu->device, NULL);

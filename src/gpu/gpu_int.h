@@ -82,6 +82,7 @@ typedef struct orri_delete_item {
         struct {
             VkDescriptorPool pool;
             VkDescriptorSet set;
+            uint32_t *counter; /* may be NULL: decremented once the set is freed */
         } set;
         struct {
             VkCommandPool pool;
@@ -148,6 +149,9 @@ typedef struct orri_gpu {
 
     uint64_t bytes_uploaded; /* this frame */
     uint64_t bytes_uploaded_total;
+
+    struct orri_sampler_entry *samplers; /* sampler.c: one VkSampler per distinct description */
+    uint32_t sampler_count, sampler_cap;
 
     PFN_vkSetDebugUtilsObjectNameEXT set_name;
     PFN_vkCmdBeginDebugUtilsLabelEXT begin_label;
@@ -245,6 +249,23 @@ void orri_delete_run(orri_gpu *gpu, orri_frame *f);
 orr_result orri_delete_reserve(orri_gpu *gpu);
 void orri_delete_unreserve(orri_gpu *gpu);
 void orri_delete_push_reserved(orri_gpu *gpu, const orri_delete_item *item);
+
+/* sampler.c — sampler descriptions. One place turns a description into a
+ * VkSampler; samplers are shared: equal descriptions get the same VkSampler,
+ * which lives until the device does (orri_gpu_deinit), so no texture owns or
+ * destroys one. */
+typedef struct orri_sampler_desc {
+    VkFilter filter;                 /* magnification and minification */
+    VkSamplerMipmapMode mip;         /* between levels */
+    VkSamplerAddressMode address[3]; /* u, v, w */
+    uint32_t max_anisotropy;         /* 0 or 1: off; clamped to the device; off without samplerAnisotropy */
+    bool compare;                    /* depth comparison (shadow maps) with compare_op */
+    VkCompareOp compare_op;
+} orri_sampler_desc;
+/* The shared sampler of `d` (created on first use). Fails only when Vulkan or
+ * host memory does. */
+orr_result orri_sampler_get(orri_gpu *gpu, const orri_sampler_desc *d, VkSampler *out);
+void orri_samplers_deinit(orri_gpu *gpu);
 
 /* pipeline.c — the Vulkan toolkit every pass builds with: shader modules, set
  * and pipeline layouts, compute pipelines, and one graphics-pipeline builder.

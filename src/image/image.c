@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/core_int.h"
 #include "image_int.h"
 
 static void *def_alloc(size_t size, void *user) {
@@ -59,6 +60,7 @@ orr_result orri_image_fail(orri_image_ctx *c, orr_result r, const char *fmt, ...
     char line[768];
     snprintf(line, sizeof line, "%s: %s", c->label ? c->label : "image", msg);
     if (c->error) snprintf(c->error, c->error_size, "%s", line);
+    orri_fail_free(r, "%s", line); /* orr_last_error / orr_last_result, as every call */
     if (c->logger.log)
         c->logger.log(ORR_LOG_ERROR, ORR_MSG_RUNTIME_FAILURE, line, c->logger.user);
     else if (!c->error)

@@ -19,6 +19,21 @@ static orri_material *material_of(orr_scene *s, orri_node *n) {
     return m ? m : orri_pool_get(&s->materials, orri_scene_default_material(s));
 }
 
+/* The textures a material binds, each only while it is live: destroying one
+ * changes the key, so the draws are rebuilt (white fallback) and re-recorded
+ * before a command buffer naming the destroyed one is submitted again. */
+static uint64_t textures_key(orr_engine *e, const orri_material *m, uint64_t h) {
+    if (m->kind == ORRI_MATERIAL_STANDARD) {
+        uint32_t tex = m->standard.diffuse_texture.id;
+        return orri_mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
+    }
+    for (uint32_t i = 0; m->shader && i < m->shader->texture_count; i++) {
+        uint32_t tex = m->shader->textures[i].id;
+        h = orri_mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
+    }
+    return h;
+}
+
 uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
     orri_scene_default_material(s); /* may allocate: before taking pointers */
     uint64_t h = orri_mix(0, s->nodes.capacity);
@@ -31,8 +46,7 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
         h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
         h = orri_mix(h, (uint64_t)(uintptr_t)m);
         h = orri_mix(h, m->structure_version);
-        uint32_t tex = m->kind == ORRI_MATERIAL_STANDARD ? m->standard.diffuse_texture.id : 0;
-        h = orri_mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
+        h = textures_key(e, m, h);
         orri_thin_instances *t = orri_thin_of(n);
         if (t) /* growth, pairing, planetary positions */
             h = orri_mix(orri_mix(orri_mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),
@@ -152,7 +166,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         d.lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
         d.cull_back = sm->back_face_culling.value;
         d.layout = e->std_layout;
-        d.texture_set = (tex ? tex : orri_texture_get(e, e->white))->set;
+        d.texture_set = (tex ? tex : orri_texture_fallback(e, false))->set;
     }
     /* GPU culling is for opaque draws only (seeds/003); planetary instances
      * always go through the culling pass, which makes them eye-relative. */

@@ -64,6 +64,9 @@ orr_result orri_target_create(orr_engine *e) {
     return r;
 }
 
+/* The texture module's one way to the engine (src/texture/texture_int.h). */
+orri_texture_store *orri_engine_textures(orr_engine *e) { return &e->textures; }
+
 static orr_result validate_desc(const orr_engine_desc *d, orri_ctx *ctx) {
     if (d->msaa != 0 && d->msaa != 1 && d->msaa != 4)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT, "msaa must be 1 or 4 (got %u)", d->msaa);
@@ -165,12 +168,11 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
         .on_validation = d.on_validation_message,
         .validation_user = d.validation_user,
     };
-    orri_pool_init(&e->textures, sizeof(orri_texture));
     if (r == ORR_OK) r = orri_gpu_init(&e->gpu, &e->base.ctx, &gd);
     if (r == ORR_OK) e->base.max_instances = max_instances(&e->gpu);
     if (r == ORR_OK) r = orri_target_create(e);
+    if (r == ORR_OK) r = orri_textures_init(e, &e->gpu, &e->base.ctx);
     if (r == ORR_OK) r = orri_pipelines_init(e);
-    if (r == ORR_OK) r = orri_textures_init(e);
     if (r == ORR_OK && d.gpu_timing) r = timing_init(e);
     if (r != ORR_OK) {
         memcpy(create_error, e->base.ctx.last_error, sizeof create_error);
@@ -196,7 +198,6 @@ void orr_engine_destroy(orr_engine *e) {
         orri_image_destroy_now(&e->gpu, &e->color);
     }
     orri_gpu_deinit(&e->gpu);
-    orri_pool_deinit(&e->textures, &e->base.ctx.allocator);
     orr_allocator al = e->base.ctx.allocator;
     orri_free(&al, e);
 }

@@ -85,14 +85,11 @@ orr_result orri_pipelines_init(orr_engine *e) {
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL},
     };
-    VkDescriptorSetLayoutBinding tex_b[] = {
-        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     VkDescriptorSetLayoutBinding sys_b[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL}};
     orr_result r = orri_set_layout(gpu, scene_b, 2, "scene set layout", &e->scene_set_layout);
-    if (r == ORR_OK) r = orri_set_layout(gpu, tex_b, 1, "texture set layout", &e->texture_set_layout);
     if (r == ORR_OK) r = orri_set_layout(gpu, sys_b, 1, "shader system set layout", &e->sys_set_layout);
     if (r != ORR_OK) return r;
-    VkDescriptorSetLayout sets[] = {e->scene_set_layout, e->texture_set_layout};
+    VkDescriptorSetLayout sets[] = {e->scene_set_layout, e->textures.set_layout};
     r = orri_pipeline_layout(gpu, sets, 2, &(VkPushConstantRange){vf, 0, sizeof(uint32_t)}, "standard pipeline layout",
                              &e->std_layout);
     if (r != ORR_OK) return r;
@@ -138,7 +135,6 @@ void orri_pipelines_deinit(orr_engine *e) {
     if (e->cull_set_layout) vkDestroyDescriptorSetLayout(d, e->cull_set_layout, NULL);
     if (e->std_layout) vkDestroyPipelineLayout(d, e->std_layout, NULL);
     if (e->scene_set_layout) vkDestroyDescriptorSetLayout(d, e->scene_set_layout, NULL);
-    if (e->texture_set_layout) vkDestroyDescriptorSetLayout(d, e->texture_set_layout, NULL);
     if (e->sys_set_layout) vkDestroyDescriptorSetLayout(d, e->sys_set_layout, NULL);
 }
 

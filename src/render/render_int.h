@@ -24,6 +24,7 @@
 #include "render/gpu_types_cull.h"
 #include "scene/thin_int.h"
 #include "scene/scene_int.h"
+#include "texture/texture_int.h"
 
 _Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
 _Static_assert(sizeof(orri_gpu_scene) == 3 * 64 + 5 * 16 + 4 * 96, "scene layout");
@@ -34,14 +35,6 @@ _Static_assert(sizeof(orri_gpu_object) == 2 * 64 + 5 * 16, "object layout");
 #define ORRI_SYS_BLOCK 512u   /* bytes per draw: system uniforms (400 used) */
 #define ORRI_USER_BLOCK 1024u /* bytes per draw: user uniforms (16 × mat4 max) */
 #define ORRI_SHADER_STRIDE (ORRI_SYS_BLOCK + ORRI_USER_BLOCK)
-
-typedef struct orri_texture {
-    orri_image image;
-    VkSampler sampler;
-    VkDescriptorSet set; /* standard material set 1 */
-    bool has_alpha;
-    char label[64];
-} orri_texture;
 
 typedef struct orri_std_pipeline {
     uint32_t key; /* cull | blend << 1 */
@@ -57,7 +50,7 @@ struct orr_engine {
     VkImageLayout final_layout;       /* of the single-sample colour image */
     bool frame_valid;
     orri_buffer readback;
-    VkDescriptorSetLayout scene_set_layout, texture_set_layout, sys_set_layout;
+    VkDescriptorSetLayout scene_set_layout, sys_set_layout; /* set 1: textures.set_layout */
     VkPipelineLayout std_layout;
     VkShaderModule std_vert, std_frag;
     orri_std_variant std_pipelines[32]; /* one per key (5 bits) */
@@ -73,9 +66,7 @@ struct orr_engine {
     VkDescriptorPool scatter_pool[ORRI_MAX_FRAMES]; /* reset when the frame slot is reused */
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
-    VkDescriptorPool texture_pool;
-    orri_pool textures;
-    orr_texture white;
+    orri_texture_store textures; /* the texture module's (src/texture); reached through orri_engine_textures */
     orr_stats stats;
     /* GPU timing (desc.gpu_timing): 3 timestamps per frame slot */
     VkQueryPool timing_pool[ORRI_MAX_FRAMES];
@@ -262,14 +253,6 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin
 void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,
                                  uint32_t draw, VkCommandBuffer cmd);
 
-/* texture.c */
-orr_result orri_textures_init(orr_engine *e);
-void orri_textures_deinit(orr_engine *e);
-orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
-/* The standard material's descriptor set of a 2D texture (t->set). */
-orr_result orri_texture_make_set(orr_engine *e, orri_texture *t);
-/* Destroys a texture's set, sampler and image (not its pool entry). */
-void orri_texture_release(orr_engine *e, orri_texture *t);
 /* eye.c — the one eye-relative seam (docs/architecture.md). Every upload of a
  * world position (float64 + cell) goes through these, and nothing else calls
  * the floating-origin table: under floating origin (v->fo, e->lw installed)

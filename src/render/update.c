@@ -229,7 +229,7 @@ orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
                                   .pBufferInfo = &buf};
     for (uint32_t i = 0; i < sm->texture_count; i++) {
         orri_texture *t = orri_texture_get(e, sm->textures[i]);
-        if (!t) t = orri_texture_get(e, e->white);
+        if (!t) t = orri_texture_fallback(e, false);
         img[i] = (VkDescriptorImageInfo){t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         w[1 + i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                           .dstSet = g->user_sets[slot_index],

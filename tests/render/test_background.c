@@ -34,7 +34,7 @@ static void mirror_for_handedness(orr_scene *s) {
 
 TEST(dds_cube_texture_keeps_file_mips) {
     orr_texture t;
-    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("dds/backgroundSkybox.dds"), NULL, &t) == ORR_OK);
+    CHECK(orr_texture_load_file(engine, orr_test_asset_path("dds/backgroundSkybox.dds"), NULL, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 64 && i.height == 64 && i.mips == 7 && i.format == ORR_PIXEL_RGBA16F);
     /* GPU texels equal the decoded file (independent CPU path, orrery/image.h). */
@@ -53,7 +53,7 @@ TEST(dds_cube_texture_keeps_file_mips) {
 
 TEST(env_specular_cube_keeps_file_mips) {
     orr_texture t;
-    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("bjs/environmentSpecular.env"), NULL, &t) == ORR_OK);
+    CHECK(orr_texture_load_file(engine, orr_test_asset_path("bjs/environmentSpecular.env"), NULL, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 128 && i.mips == 8 && i.format == ORR_PIXEL_RGBA16F);
     orr_texture_destroy(engine, t);
@@ -64,8 +64,8 @@ TEST(env_specular_cube_keeps_file_mips) {
  * CPU mean of the face within the rounding of 10 halvings. */
 TEST(six_face_cube_gets_gpu_mips) {
     orr_texture t;
-    CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
-                                      &(orr_image_texture_desc){.raw = true}, &t) == ORR_OK);
+    CHECK(orr_texture_load_cube_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
+                                      &(orr_texture_desc){.srgb = ORR_OFF}, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     orr_image_data img;
     CHECK(orr_image_load_cube_files(NULL, orr_test_asset_path("cube/ryfjallet"), ".png", &img) == ORR_OK);
@@ -117,7 +117,7 @@ static void pano_sample(const orr_image_data *p, double u, double v, float out[4
 TEST(hdr_panorama_to_cube) {
     const char *path = orr_test_asset_path("hdr/venice_sunset_1k.hdr");
     orr_texture t;
-    REQUIRE(orr_texture_load_image_file(engine, path, NULL, &t) == ORR_OK);
+    REQUIRE(orr_texture_load_file(engine, path, NULL, &t) == ORR_OK);
     orr_texture_info i = orr_texture_get_info(engine, t);
     CHECK(i.cube && i.width == 256 && i.mips == 9 && i.format == ORR_PIXEL_RGBA16F);
     orr_image_data pano = {0};
@@ -152,9 +152,9 @@ TEST(hdr_panorama_to_cube) {
 
 TEST(loader_errors_leave_nothing) {
     orr_texture t = {123};
-    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("does-not-exist.dds"), NULL, &t) == ORR_ERROR_IO);
+    CHECK(orr_texture_load_file(engine, orr_test_asset_path("does-not-exist.dds"), NULL, &t) == ORR_ERROR_IO);
     CHECK(t.id == 0);
-    CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/nothing"), ".png", NULL, &t) != ORR_OK);
+    CHECK(orr_texture_load_cube_faces(engine, orr_test_asset_path("cube/nothing"), ".png", NULL, &t) != ORR_OK);
     CHECK(t.id == 0);
 }
 
@@ -172,11 +172,10 @@ static orr_texture ground_tex[2], sky_tex[2];
 static void load_env_textures(orr_engine *e, int k) {
     if (ground_tex[k].id) return;
     /* Babylon: Texture(gammaSpace false, hasAlpha, anisotropicFilteringLevel 4): raw bytes, 4× anisotropy. */
-    CHECK(orr_texture_load_image_file(
-              e, orr_test_asset_path("bjs/backgroundGround.png"),
-              &(orr_image_texture_desc){.raw = true, .has_alpha = true, .label = "backgroundGround"},
-              &ground_tex[k]) == ORR_OK);
-    CHECK(orr_texture_load_image_file(e, orr_test_asset_path("dds/backgroundSkybox.dds"), NULL, &sky_tex[k]) == ORR_OK);
+    CHECK(orr_texture_load_file(e, orr_test_asset_path("bjs/backgroundGround.png"),
+                                &(orr_texture_desc){.srgb = ORR_OFF, .has_alpha = true, .label = "backgroundGround"},
+                                &ground_tex[k]) == ORR_OK);
+    CHECK(orr_texture_load_file(e, orr_test_asset_path("dds/backgroundSkybox.dds"), NULL, &sky_tex[k]) == ORR_OK);
 }
 
 /* env.js: clear black, free camera (fov 0.8 vertical, near 0.1, far 100),
@@ -446,8 +445,8 @@ TEST(golden_six_face_skybox) {
         s, &(orr_free_camera_desc){
                .position = {0, 0, 0}, .target = ORR_DVEC3(0.3, 0.35, 1), .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
-    CHECK(orr_cube_texture_load_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
-                                      &(orr_image_texture_desc){.raw = true}, &cube) == ORR_OK);
+    CHECK(orr_texture_load_cube_faces(engine, orr_test_asset_path("cube/ryfjallet"), ".png",
+                                      &(orr_texture_desc){.srgb = ORR_OFF}, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
     CHECK(orr_environment_create(s,
@@ -472,7 +471,7 @@ TEST(golden_hdr_skybox) {
         s, &(orr_free_camera_desc){
                .position = {0, 0, 0}, .target = ORR_DVEC3(1, 0.15, 0), .fov = 1.5, .near = 0.1, .far = 1000});
     orr_texture cube;
-    CHECK(orr_texture_load_image_file(engine, orr_test_asset_path("hdr/venice_sunset_1k.hdr"), NULL, &cube) == ORR_OK);
+    CHECK(orr_texture_load_file(engine, orr_test_asset_path("hdr/venice_sunset_1k.hdr"), NULL, &cube) == ORR_OK);
     orr_environment *env;
     mirror_for_handedness(s);
     CHECK(orr_environment_create(

@@ -156,7 +156,9 @@ TEST(diffuse_texture_checker_invert_y) {
         for (int c = 0; c < 8; c++) checker_texel(c, r, px + (r * 8 + c) * 4);
     orr_texture tex;
     CHECK(orr_texture_create(
-              engine, &(orr_texture_desc){.width = 8, .height = 8, .rgba = px, .nearest = true, .label = "checker"},
+              engine,
+              &(orr_texture_desc){
+                  .width = 8, .height = 8, .rgba = px, .sampler = {.filter = ORR_FILTER_NEAREST}, .label = "checker"},
               &tex) == ORR_OK);
     orr_scene *s = new_scene();
     orr_camera cam = look(s, (orr_dvec3){0, 0, -2.5}, (orr_dvec3){0, 0, 0});

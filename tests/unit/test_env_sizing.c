@@ -153,6 +153,14 @@ TEST(image_processing_reference) {
     CHECK_NEAR(g.r, pow(0.5, 1 / 2.2), 1e-12);
     CHECK_NEAR(g.b, 1, 1e-12);
     /* ACES maps 0 to ~0 and saturates bright input below 1. */
+    /* The environment's resolver: every optional set, the processing resolved. */
+    orr_environment_desc d = orr_environment_desc_defaults(NULL);
+    CHECK(d.skybox.set && d.skybox.value && d.ground.value && d.size_auto.value && d.noise.value);
+    CHECK(d.ground_opacity.value == 0.9 && d.ground_y_bias.value == 1e-5 && d.ground_color.set);
+    CHECK(d.image_processing.exposure.value == 0.8 && d.image_processing.contrast.value == 1.2 &&
+          d.image_processing.tone_mapping == ORR_TONE_MAPPING_STANDARD);
+    d = orr_environment_desc_defaults(&(orr_environment_desc){.ground = ORR_OFF, .ground_opacity = ORR_F64(0)});
+    CHECK(!d.ground.value && d.ground_opacity.value == 0 && d.skybox.value);
     ip.tone_mapping = ORR_TONE_MAPPING_ACES, ip.contrast = ORR_F64(1), ip.exposure = ORR_F64(1);
     orr_color3 a = orr_image_processing_apply(&ip, (orr_color3){100, 100, 100});
     CHECK(a.r > 0.95 && a.r <= 1.0);

@@ -286,6 +286,33 @@ TEST(free_camera_target) {
 
 /* ---- lights ----------------------------------------------------------------------------- */
 
+/* core.h: the message list, orr_last_result and the desc resolvers. */
+TEST(message_ids_last_result_and_desc_defaults) {
+    CHECK(strcmp(orr_msg_name(ORR_MSG_NOT_FINITE), "NOT_FINITE") == 0);
+    CHECK(strcmp(orr_msg_name(ORR_MSG_COUNT_), "") == 0 && strlen(orr_msg_text(ORR_MSG_WOULD_CYCLE)) > 10);
+    CHECK(!orr_msg_is_misuse(ORR_MSG_NONE) && !orr_msg_is_misuse(ORR_MSG_VALIDATION));
+    CHECK(orr_msg_is_misuse(ORR_MSG_NULL_CONTEXT) && orr_msg_is_misuse(ORR_MSG_IN_USE));
+    orr_scene *s = new_scene();
+    orr_node a = orr_node_create(s, NULL), b = orr_node_create(s, &(orr_node_desc){.parent = a});
+    int before = log_count;
+    orr_node_set_parent(s, a, b);
+    CHECK(logged(before, ORR_MSG_WOULD_CYCLE, "orr_node_set_parent") &&
+          orr_last_result() == ORR_ERROR_INVALID_ARGUMENT);
+    orr_node_destroy(s, b);
+    CHECK(orr_node_create(s, &(orr_node_desc){.parent = b}).id == 0); /* a stale parent: the null handle, and why */
+    CHECK(last_id == ORR_MSG_INVALID_HANDLE && orr_last_result() == ORR_ERROR_INVALID_HANDLE);
+    orr_scene_destroy(s);
+    /* Resolvers: zero means Babylon.js's defaults; a set optional is kept, zero included. */
+    orr_standard_material_desc m = orr_standard_material_desc_defaults(NULL);
+    CHECK(m.diffuse.set && m.diffuse.value.r == 1 && m.alpha.set && m.alpha.value == 1 && m.specular_power == 64);
+    CHECK(m.fog.set && m.fog.value && m.back_face_culling.set && m.back_face_culling.value);
+    m = orr_standard_material_desc_defaults(
+        &(orr_standard_material_desc){.alpha = ORR_F64(0), .diffuse = ORR_RGB(0, 0, 0), .fog = ORR_OFF});
+    CHECK(m.alpha.value == 0 && m.diffuse.value.g == 0 && !m.fog.value);
+    orr_light_desc l = orr_light_desc_defaults(&(orr_light_desc){.intensity = ORR_F64(0)});
+    CHECK(l.intensity.value == 0 && l.diffuse.set && l.diffuse.value.b == 1);
+}
+
 TEST(light_defaults_are_babylon) {
     orr_scene *s = new_scene();
     orr_light l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {1, 2, 3}});

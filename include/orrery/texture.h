@@ -1,0 +1,187 @@
+/* orrery/texture.h — GPU textures: 2D and cube, from bytes, decoded images
+ * or files, with a sampler description.
+ *
+ * Usage:
+ *     orr_texture checker, ground, sky;
+ *     orr_texture_create(engine, &(orr_texture_desc){ .rgba = px, .width = 8, .height = 8,
+ *         .sampler = { .filter = ORR_FILTER_NEAREST }, .label = "checker" }, &checker);
+ *     orr_texture_load_file(engine, "backgroundGround.png",
+ *         &(orr_texture_desc){ .srgb = ORR_OFF, .has_alpha = true }, &ground);   // PNG, as stored
+ *     orr_texture_load_file(engine, "backgroundSkybox.dds", NULL, &sky);          // DDS cube, its mips
+ *     orr_standard_material_create(scene, &(orr_standard_material_desc){ .diffuse_texture = checker });
+ *     ...
+ *     orr_texture_destroy(engine, checker);   // deferred: no wait for the GPU
+ *
+ * One desc, two parts (sokol's sg_image_desc / sg_sampler_desc split): the
+ * image part says what the pixels are (where they come from, sRGB or not,
+ * mips wanted, row order, alpha), the sampler part how they are read (filter,
+ * wrap, anisotropy). Zero means default everywhere (orrery/core.h: a field
+ * whose zero is a legal non-default value is an optional, set with ORR_ON /
+ * ORR_OFF). Samplers are shared inside the engine: equal sampler descs use
+ * one Vulkan sampler.
+ *
+ * Every creation path — bytes, decoded image, file, six faces, panorama to
+ * cube — goes through the same checks and upload. Files are read only through
+ * the image module's loaders (orrery/image.h): safe on any bytes, with its
+ * pixel and byte budgets, the engine's allocator.
+ *
+ * Limits:
+ * - at most ORR_MAX_TEXTURES live textures per engine (the engine's own
+ *   fallbacks not counted); one more is ORR_ERROR_LIMIT_REACHED and creates
+ *   nothing. The standard material's descriptor sets come from a fixed pool
+ *   sized for that many live textures plus as many destroyed ones still
+ *   waiting for their frames; a create that finds the pool full of those
+ *   waits for the GPU once (only after more than ORR_MAX_TEXTURES destroys
+ *   within the frames in flight);
+ * - width and height: 1 .. ORR_IMAGE_MAX_DIMENSION (16384) and the device's
+ *   2D / cube limits; a cube's faces are square; at most the device's
+ *   maxResourceSize bytes;
+ * - formats: RGBA8 (UNORM or sRGB), RGBA16F, RGBA32F.
+ *
+ * Destroying a texture that is still in use (the one rule): the handle is
+ * stale at once (every call naming it reports misuse, a material or
+ * environment keeps the stale id); from the next rendered frame on, a
+ * standard or shader material that named it samples the 1×1 white fallback
+ * (a standard material's texture flags drop, as with no texture), an
+ * environment's ground samples white and its skybox the white cube (its
+ * solid colour); the GPU objects are freed once every frame submitted before
+ * the destroy has completed (the gpu module's delete queue). Nothing waits
+ * for the device (docs/decisions.md 30).
+ *
+ * Threading: as the rest of the engine, one thread per engine.
+ */
+#ifndef ORRERY_TEXTURE_H
+#define ORRERY_TEXTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "orrery/core.h"
+#include "orrery/engine.h"
+#include "orrery/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Live textures per engine (see Limits above). */
+#define ORR_MAX_TEXTURES 1024u
+
+/* Engine-owned GPU texture; 0 is none. */
+typedef struct orr_texture {
+    uint32_t id;
+} orr_texture;
+
+typedef enum orr_filter {
+    ORR_FILTER_DEFAULT = 0,
+    ORR_FILTER_LINEAR,
+    ORR_FILTER_NEAREST,
+} orr_filter;
+
+typedef enum orr_wrap {
+    ORR_WRAP_DEFAULT = 0,
+    ORR_WRAP_REPEAT, /* Babylon.js WRAP_ADDRESSMODE */
+    ORR_WRAP_CLAMP,  /* clamp to edge: CLAMP_ADDRESSMODE */
+    ORR_WRAP_MIRROR, /* mirrored repeat: MIRROR_ADDRESSMODE */
+} orr_wrap;
+
+/* How a texture is read. A later depth texture (shadow maps) will add a
+ * comparison here; the gpu module's sampler descriptions already have one. */
+typedef struct orr_sampler_desc {
+    orr_filter filter;       /* magnification and minification; default LINEAR */
+    orr_filter mip_filter;   /* between mip levels; default: as filter (LINEAR: trilinear) */
+    orr_wrap wrap_u, wrap_v; /* default REPEAT for 2D, CLAMP for cubes (w follows u) */
+    /* 0: 4× (Babylon.js anisotropicFilteringLevel), 1: off, 2..16: that
+     * many; clamped to the device's limit; off with NEAREST filtering or on
+     * devices without samplerAnisotropy. */
+    uint32_t max_anisotropy;
+} orr_sampler_desc;
+
+typedef struct orr_texture_desc {
+    /* ---- the image: what the pixels are ---- */
+    /* The pixels, for orr_texture_create: one of
+     * - image: a decoded image (orrery/image.h), 2D (faces 1) or cube (faces
+     *   6), RGBA8 / RGBA16F / RGBA32F, its levels as given; read only during
+     *   the call. Every field is checked first (format, pixels, faces, is_cube,
+     *   sizes, mips against the full chain, each level_size, each
+     *   level_offset + level_size inside size, the device's limits):
+     *   ORR_ERROR_INVALID_ARGUMENT naming the field;
+     * - rgba, width, height: width × height × 4 bytes of RGBA8, top row first
+     *   (a 2D image of one level).
+     * orr_texture_load_file and orr_texture_load_cube_faces fill them: leave
+     * them zero there. */
+    const orr_image_data *image;
+    const uint8_t *rgba;
+    uint32_t width, height;
+    /* RGBA8: sample with sRGB decode. Default: the image's srgb flag (PNG,
+     * JPEG and *_SRGB DDS files set it), off for rgba bytes. Babylon.js reads
+     * PNG/JPEG colour as stored (gamma-space textures are not decoded by the
+     * sampler): ORR_OFF for Babylon.js results. Ignored for float formats. */
+    orr_opt_bool srgb;
+    /* Default on: an image of one level gets a full chain made on the GPU
+     * (linear blits; nearest blits for formats without linear filtering);
+     * an image with levels keeps them. ORR_OFF: only the image's levels. */
+    orr_opt_bool mips;
+    /* 2D: upload rows bottom first, so that v = 0 samples the image's bottom
+     * row (Babylon.js invertY, docs/decisions.md 5). Default on; cubes
+     * ignore it (faces are used as stored). */
+    orr_opt_bool invert_y;
+    bool has_alpha; /* Babylon.js hasAlpha: a standard material blends with the texture's alpha */
+    /* The image is an equirectangular panorama (one face, RGBA16F or RGBA32F;
+     * row 0 the zenith), resampled by a compute shader into an RGBA16F cube of
+     * cube_size texels (0: height / 2, at most 8192), with a full chain unless
+     * mips is ORR_OFF. Direction d (left-handed, +Y up) reads u = atan2(d.z,
+     * d.x) / 2π + 0.5, v = acos(d.y) / π: Babylon.js's PanoramaToCubeMapTools
+     * (HDRCubeTexture). orr_texture_load_file sets it for .hdr files. */
+    bool equirect;
+    uint32_t cube_size;
+    /* ---- the sampler: how the pixels are read ---- */
+    orr_sampler_desc sampler;
+    const char *label; /* debug name; default the path, or "texture" */
+} orr_texture_desc;
+
+/* The desc with its defaults resolved (every optional set, the sampler's
+ * filter, mip filter, wraps and anisotropy filled, the label); for programs
+ * that want to see what a zero means. With neither image nor rgba nor
+ * equirect (a file still to be read), srgb and the wraps stay unset: the
+ * file decides (2D or cube, its srgb flag). */
+orr_texture_desc orr_texture_desc_defaults(const orr_texture_desc *desc);
+
+/* A texture from desc.image or desc.rgba (see the desc). A cube texture
+ * cannot be a standard material's diffuse texture. A format the device cannot
+ * sample (or blit, when it makes the chain): ORR_ERROR_UNSUPPORTED. Over
+ * ORR_MAX_TEXTURES: ORR_ERROR_LIMIT_REACHED. On failure *out is 0 and nothing
+ * is left behind. */
+orr_result orr_texture_create(orr_engine *engine, const orr_texture_desc *desc, orr_texture *out);
+/* Any file orr_image_load_file reads (PNG, JPEG, DDS 2D/cube with its mips,
+ * .env specular cube with its mips, Radiance .hdr), with the image module's
+ * default limits (at most 64 Mi texels a face and 1 GiB decoded; a file too
+ * short for the size it claims is MALFORMED; GIF, BMP, PSD ... UNSUPPORTED)
+ * and the engine's allocator. A file whose name ends in .hdr is a panorama
+ * (desc.equirect). `desc` may be NULL; its image and rgba must be unset. */
+orr_result orr_texture_load_file(orr_engine *engine, const char *path, const orr_texture_desc *desc, orr_texture *out);
+/* Six images `<prefix>_px<ext>` ... `_nz<ext>` (ext with its dot) into one
+ * cube (orr_image_load_cube_files), mips generated on the GPU. */
+orr_result orr_texture_load_cube_faces(orr_engine *engine, const char *prefix, const char *ext,
+                                       const orr_texture_desc *desc, orr_texture *out);
+/* Deferred: see "Destroying a texture that is still in use" above. The null
+ * handle is ignored; a stale one is reported as misuse. */
+void orr_texture_destroy(orr_engine *engine, orr_texture texture);
+
+typedef struct orr_texture_info {
+    uint32_t width, height, mips;
+    bool cube;
+    orr_pixel_format format;
+    bool srgb; /* sampled with sRGB decode */
+} orr_texture_info;
+/* Zeroed for a null or stale texture (reported as misuse). */
+orr_texture_info orr_texture_get_info(orr_engine *engine, orr_texture texture);
+/* Reads one texel of (face, mip) back from the GPU as float RGBA (RGBA8 as
+ * byte / 255, no sRGB decode). Waits for the device. For tests and tools. */
+orr_result orr_texture_read_texel(orr_engine *engine, orr_texture texture, uint32_t face, uint32_t mip, uint32_t x,
+                                  uint32_t y, float rgba[4]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,66 @@
+/* load.c — textures from files, only through the image module's loaders
+ * (orrery/image.h: safe on any bytes, its budgets, the engine's allocator).
+ * Nothing here parses a file or calls stb.
+ */
+#include <string.h>
+
+#include "texture/texture_int.h"
+
+/* The caller's desc with the decoded image; refuses a desc that has pixels. */
+static orr_result file_desc(orri_ctx *ctx, const char *what, const orr_texture_desc *desc, const char *label,
+                            orr_texture_desc *out) {
+    *out = desc ? *desc : (orr_texture_desc){0};
+    if (out->image || out->rgba)
+        return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT,
+                         "%s: desc.image and desc.rgba must be unset (the file "
+                         "gives the pixels)",
+                         what);
+    if (!out->label) out->label = label;
+    return ORR_OK;
+}
+
+static bool ends_with(const char *s, const char *end) {
+    size_t n = strlen(s), k = strlen(end);
+    return n > k && strcmp(s + n - k, end) == 0;
+}
+
+orr_result orr_texture_load_file(orr_engine *e, const char *path, const orr_texture_desc *desc, orr_texture *out) {
+    if (out) *out = (orr_texture){0};
+    if (!e || !path || !out) return ORR_ERROR_INVALID_ARGUMENT;
+    orri_ctx *ctx = orri_engine_textures(e)->ctx;
+    orr_texture_desc d;
+    orr_result r = file_desc(ctx, "orr_texture_load_file", desc, path, &d);
+    if (r != ORR_OK) return r;
+    char err[512] = "";
+    orr_image_data img;
+    r = orr_image_load_file(
+        &(orr_image_load_desc){.allocator = ctx->allocator, .error_buffer = err, .error_buffer_size = sizeof err}, path,
+        &img);
+    if (r != ORR_OK) return orri_fail(ctx, r, "%s", err);
+    d.image = &img;
+    /* A Radiance .hdr file is a panorama: a cube of height / 2 texels. */
+    if (ends_with(path, ".hdr") && img.faces == 1) d.equirect = true;
+    r = orr_texture_create(e, &d, out);
+    orr_image_free(&img);
+    return r;
+}
+
+orr_result orr_texture_load_cube_faces(orr_engine *e, const char *prefix, const char *ext, const orr_texture_desc *desc,
+                                       orr_texture *out) {
+    if (out) *out = (orr_texture){0};
+    if (!e || !prefix || !ext || !out) return ORR_ERROR_INVALID_ARGUMENT;
+    orri_ctx *ctx = orri_engine_textures(e)->ctx;
+    orr_texture_desc d;
+    orr_result r = file_desc(ctx, "orr_texture_load_cube_faces", desc, prefix, &d);
+    if (r != ORR_OK) return r;
+    char err[512] = "";
+    orr_image_data img;
+    r = orr_image_load_cube_files(
+        &(orr_image_load_desc){.allocator = ctx->allocator, .error_buffer = err, .error_buffer_size = sizeof err},
+        prefix, ext, &img);
+    if (r != ORR_OK) return orri_fail(ctx, r, "%s", err);
+    d.image = &img;
+    r = orr_texture_create(e, &d, out);
+    orr_image_free(&img);
+    return r;
+}
