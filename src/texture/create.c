@@ -91,7 +91,7 @@ static orr_result rgba_image(orri_ctx *ctx, const orr_texture_desc *d, orr_image
 
 orr_result orr_texture_create(orr_engine *e, const orr_texture_desc *desc, orr_texture *out) {
     if (out) *out = (orr_texture){0};
-    if (!e || !desc || !out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!e || !desc || !out) return orri_texture_null_args(e, "orr_texture_create", "engine, desc or out");
     orri_ctx *ctx = orri_engine_textures(e)->ctx;
     if (!desc->image == !desc->rgba)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT,

@@ -26,7 +26,7 @@ static bool ends_with(const char *s, const char *end) {
 
 orr_result orr_texture_load_file(orr_engine *e, const char *path, const orr_texture_desc *desc, orr_texture *out) {
     if (out) *out = (orr_texture){0};
-    if (!e || !path || !out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!e || !path || !out) return orri_texture_null_args(e, "orr_texture_load_file", "engine, path or out");
     orri_ctx *ctx = orri_engine_textures(e)->ctx;
     orr_texture_desc d;
     orr_result r = file_desc(ctx, "orr_texture_load_file", desc, path, &d);
@@ -48,7 +48,8 @@ orr_result orr_texture_load_file(orr_engine *e, const char *path, const orr_text
 orr_result orr_texture_load_cube_faces(orr_engine *e, const char *prefix, const char *ext, const orr_texture_desc *desc,
                                        orr_texture *out) {
     if (out) *out = (orr_texture){0};
-    if (!e || !prefix || !ext || !out) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!e || !prefix || !ext || !out)
+        return orri_texture_null_args(e, "orr_texture_load_cube_faces", "engine, prefix, ext or out");
     orri_ctx *ctx = orri_engine_textures(e)->ctx;
     orr_texture_desc d;
     orr_result r = file_desc(ctx, "orr_texture_load_cube_faces", desc, prefix, &d);

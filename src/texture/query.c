@@ -50,7 +50,7 @@ static void texel_to_float(orr_pixel_format format, const uint8_t *p, float rgba
 
 orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t face, uint32_t mip, uint32_t x,
                                   uint32_t y, float rgba[4]) {
-    if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!e || !rgba) return orri_texture_null_args(e, "orr_texture_read_texel", "engine or rgba");
     orri_texture *t = orri_texture_get(e, texture);
     if (!t || face >= t->image.layers || mip >= t->image.mips ||
         x >= (t->image.width >> mip ? t->image.width >> mip : 1) ||

@@ -137,6 +137,12 @@ void orri_texture_entry_free(orr_engine *e, uint32_t id, bool deferred) {
     orri_pool_free(&ts->pool, id);
 }
 
+orr_result orri_texture_null_args(orr_engine *e, const char *what, const char *args) {
+    orri_misuse(e ? orri_engine_textures(e)->ctx : NULL, e ? ORR_MSG_NULL_ARGUMENT : ORR_MSG_NULL_CONTEXT,
+                "%s: %s is NULL", what, e ? args : "engine");
+    return ORR_ERROR_INVALID_ARGUMENT;
+}
+
 void orr_texture_destroy(orr_engine *e, orr_texture texture) {
     if (!e || !texture.id) return; /* core.h: NULL and the null handle are ignored */
     orri_texture *t = orri_texture_get(e, texture);

@@ -52,6 +52,9 @@ orr_result orri_textures_init(orr_engine *e, orri_gpu *gpu, orri_ctx *ctx);
 void orri_textures_deinit(orr_engine *e);
 /* NULL for a null or stale handle (no message). */
 orri_texture *orri_texture_get(orr_engine *e, orr_texture t);
+/* A NULL engine or argument: misuse (NULL_CONTEXT / NULL_ARGUMENT, naming
+ * `args`); returns ORR_ERROR_INVALID_ARGUMENT. */
+orr_result orri_texture_null_args(orr_engine *e, const char *what, const char *args);
 /* The white fallback of a 2D (cube = false) or cube texture. */
 orri_texture *orri_texture_fallback(orr_engine *e, bool cube);
 

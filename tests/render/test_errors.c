@@ -298,6 +298,8 @@ TEST(stale_material_and_texture_handles) {
 
     uint8_t px[4] = {255, 0, 0, 255};
     orr_texture t;
+    MISUSE(CHECK(orr_texture_create(engine, NULL, &t) == ORR_ERROR_INVALID_ARGUMENT), "orr_texture_create");
+    MISUSE(CHECK(orr_texture_load_file(engine, NULL, NULL, &t) == ORR_ERROR_INVALID_ARGUMENT), "orr_texture_load_file");
     CHECK(orr_texture_create(engine, &(orr_texture_desc){.width = 1, .height = 1, .rgba = px}, &t) == ORR_OK);
     orr_texture_destroy(engine, t);
     MISUSE(orr_texture_destroy(engine, t), "orr_texture_destroy");
