@@ -67,6 +67,12 @@ void orri_pool_deinit(orri_pool *p, const orr_allocator *a);
 /* Returns the new id (0 on out of memory or full); *item is zeroed. */
 uint32_t orri_pool_alloc(orri_pool *p, const orr_allocator *a, void **item);
 void orri_pool_free(orri_pool *p, uint32_t id);
+/* Why orri_pool_alloc returned 0: all 65 535 slots live or retired
+ * (ORR_ERROR_LIMIT_REACHED), or host memory. */
+static inline orr_result orri_pool_failure(const orri_pool *p) {
+    return p->free_count == 0 && p->capacity >= ORRI_POOL_MAX_SLOTS ? ORR_ERROR_LIMIT_REACHED
+                                                                    : ORR_ERROR_OUT_OF_HOST_MEMORY;
+}
 /* NULL for a null, stale or out-of-range id. */
 void *orri_pool_get(const orri_pool *p, uint32_t id);
 static inline uint32_t orri_pool_slot(uint32_t id) { return (id & 0xffffu) - 1u; }

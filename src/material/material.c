@@ -40,7 +40,8 @@ orr_material orr_standard_material_create(orr_scene *s, const orr_standard_mater
     orri_material *m;
     uint32_t id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
     if (!id) {
-        orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "material pool");
+        orri_fail(s->ctx, orri_pool_failure(&s->materials), "material create: %u materials (at most 65 535 per scene)",
+                  s->materials.count);
         return (orr_material){0};
     }
     m->kind = ORRI_MATERIAL_STANDARD;

@@ -145,7 +145,9 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
     uint32_t id = 0;
     if (r == ORR_OK) {
         id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
-        if (!id) r = orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "material pool");
+        if (!id)
+            r = orri_fail(s->ctx, orri_pool_failure(&s->materials),
+                          "material create: %u materials (at most 65 535 per scene)", s->materials.count);
     }
     if (r != ORR_OK) {
         orri_free(&s->ctx->allocator, sm->vert_spv);

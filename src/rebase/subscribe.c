@@ -26,7 +26,7 @@ orr_rebase_sub orr_rebase_subscribe(orr_rebase_world *w, orr_rebase_fn fn, void 
     orri_rebase_sub *s;
     uint32_t id = orri_pool_alloc(&w->subs, &w->ctx.allocator, (void **)&s);
     if (!id) {
-        orri_fail(&w->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_rebase_subscribe on '%s'", w->label);
+        orri_fail(&w->ctx, orri_pool_failure(&w->subs), "orr_rebase_subscribe on '%s'", w->label);
         return (orr_rebase_sub){0};
     }
     *s = (orri_rebase_sub){fn, user};
@@ -61,7 +61,7 @@ orr_rebase_array orr_rebase_register(orr_rebase_world *w, const orr_rebase_array
     orri_rebase_array *a;
     uint32_t id = orri_pool_alloc(&w->arrays, &w->ctx.allocator, (void **)&a);
     if (!id) {
-        orri_fail(&w->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_rebase_register on '%s'", w->label);
+        orri_fail(&w->ctx, orri_pool_failure(&w->arrays), "orr_rebase_register on '%s'", w->label);
         return (orr_rebase_array){0};
     }
     a->data = d.data;

@@ -17,7 +17,8 @@ uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc 
     orri_node *n;
     uint32_t id = orri_pool_alloc(&s->nodes, &s->ctx->allocator, (void **)&n);
     if (!id) {
-        orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "node pool full or out of memory");
+        orri_fail(s->ctx, orri_pool_failure(&s->nodes), "node create: %u nodes (at most 65 535 per scene)",
+                  s->nodes.count);
         return 0;
     }
     n->kind = kind;

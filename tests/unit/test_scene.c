@@ -313,6 +313,24 @@ TEST(message_ids_last_result_and_desc_defaults) {
     CHECK(l.intensity.value == 0 && l.diffuse.set && l.diffuse.value.b == 1);
 }
 
+/* A full node pool is a documented limit, not memory: the 65 536th node of a
+ * scene is the null handle with ORR_ERROR_LIMIT_REACHED; freeing one makes
+ * room again. */
+TEST(node_pool_limit_is_limit_reached) {
+    orr_scene *s = new_scene();
+    orr_node last = {0};
+    for (uint32_t i = 0; i < 65535; i++) {
+        last = orr_node_create(s, NULL);
+        if (!last.id) break;
+    }
+    CHECK(last.id != 0);
+    CHECK(orr_node_create(s, NULL).id == 0);
+    CHECK(orr_last_result() == ORR_ERROR_LIMIT_REACHED && last_id == ORR_MSG_RUNTIME_FAILURE);
+    orr_node_destroy(s, last);
+    CHECK(orr_node_create(s, NULL).id != 0);
+    orr_scene_destroy(s);
+}
+
 TEST(light_defaults_are_babylon) {
     orr_scene *s = new_scene();
     orr_light l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {1, 2, 3}});
