@@ -11,5 +11,12 @@ _Static_assert(ORR_OK == 0, "ORR_OK is zero");
 int main(void) {
     orr_engine_desc d = {.width = 1, .msaa = 4};
     orr_node none = {0};
-    return (d.width == 1 && none.id == 0 && ORR_RIGHT_HANDED == 0) ? 0 : 1;
+    /* The defaults pattern (core.h): optionals by macro and from variables. */
+    double a = 0.5;
+    orr_standard_material_desc m = {.alpha = {true, a}, .diffuse = ORR_RGB(0, 0, 0), .fog = ORR_OFF};
+    orr_free_camera_desc c = {.target = ORR_DVEC3(0, 0, 0)};
+    orr_light_desc l = {.intensity = ORR_F64(0)};
+    bool opts = m.alpha.set && m.alpha.value == 0.5 && m.diffuse.set && m.fog.set && !m.fog.value && c.target.set &&
+                l.intensity.set && l.intensity.value == 0 && !m.specular.set;
+    return (d.width == 1 && none.id == 0 && ORR_RIGHT_HANDED == 0 && opts) ? 0 : 1;
 }

@@ -12,5 +12,13 @@ static_assert(std::is_same<decltype(&orr_engine_create), orr_result (*)(const or
 int main() {
     orr_engine_desc d{};
     d.msaa = 4;
-    return d.msaa == 4 && ORR_OK == 0 ? 0 : 1;
+    // The defaults pattern (core.h) from C++: the macros are functional casts here.
+    orr_standard_material_desc m{};
+    m.alpha = ORR_F64(0.5);
+    m.diffuse = ORR_RGB(0, 0, 0);
+    m.fog = ORR_OFF;
+    orr_free_camera_desc c{};
+    c.target = ORR_DVEC3(0, 0, 0);
+    bool opts = m.alpha.set && m.alpha.value == 0.5 && m.diffuse.set && !m.fog.value && c.target.set && !m.specular.set;
+    return d.msaa == 4 && ORR_OK == 0 && opts ? 0 : 1;
 }
