@@ -403,6 +403,7 @@ void orri_gpu_deinit(orri_gpu *gpu) {
             orri_delete_run(gpu, f);
             orri_free(&gpu->ctx->allocator, f->deletes);
             orri_buffer_destroy_now(gpu, &f->staging);
+            if (f->timing) vkDestroyQueryPool(gpu->device, f->timing, NULL);
             if (f->fence) vkDestroyFence(gpu->device, f->fence, NULL);
             if (f->cmd_pool) vkDestroyCommandPool(gpu->device, f->cmd_pool, NULL);
         }

@@ -8,6 +8,9 @@
  * earlier in submission order), so once the fence of frame S has signalled,
  * every frame <= S is done (frame_done). The delete queue (delete.c) destroys
  * by that serial, never by slot.
+ *
+ * GPU timing is per slot too: a slot's timestamps are read back when the slot
+ * is reused (its fence has signalled), into gpu->timing.
  */
 #include <string.h>
 
@@ -23,11 +26,50 @@ static orr_result wait_slot(orri_gpu *gpu, orri_frame *f) {
     return ORR_OK;
 }
 
+/* Results of the slot's previous frame (its fence has signalled); left as
+ * they were when they are not available. */
+static void read_timing(orri_gpu *gpu, orri_frame *f) {
+    if (!f->timing || !f->timing_serial) return;
+    uint64_t t[ORRI_TIMESTAMPS];
+    if (vkGetQueryPoolResults(gpu->device, f->timing, 0, ORRI_TIMESTAMPS, sizeof t, t, sizeof t[0],
+                              VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+        return;
+    double period_ns = gpu->props.limits.timestampPeriod;
+    for (uint32_t i = 0; i + 1 < ORRI_TIMESTAMPS; i++) gpu->timing.ms[i] = (double)(t[i + 1] - t[i]) * period_ns * 1e-6;
+    gpu->timing.frame = f->timing_serial;
+}
+
+orr_result orri_frame_timing_init(orri_gpu *gpu) {
+    if (gpu->props.limits.timestampPeriod <= 0)
+        return orri_fail(gpu->ctx, ORR_ERROR_UNSUPPORTED, "gpu_timing: the device has no timestamps");
+    VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+                                .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                .queryCount = ORRI_TIMESTAMPS};
+    for (uint32_t i = 0; i < gpu->frame_count; i++) {
+        orri_frame *f = &gpu->frames[i];
+        orr_result r = orri_vk_check(gpu, vkCreateQueryPool(gpu->device, &qi, NULL, &f->timing), "query pool");
+        if (r != ORR_OK) return r;
+        orri_gpu_name(gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)f->timing, "frame %u timestamps", i);
+    }
+    return ORR_OK;
+}
+
+void orri_frame_timestamp(orri_gpu *gpu, VkCommandBuffer cmd, uint32_t index, VkPipelineStageFlags2 stage) {
+    orri_frame *f = &gpu->frames[gpu->frame_index];
+    if (!f->timing) return;
+    if (index == 0) {
+        vkCmdResetQueryPool(cmd, f->timing, 0, ORRI_TIMESTAMPS);
+        f->timing_serial = gpu->frame_number + 1;
+    }
+    vkCmdWriteTimestamp2(cmd, stage, f->timing, index);
+}
+
 orr_result orri_frame_begin(orri_gpu *gpu, VkCommandBuffer *cmd) {
     if (gpu->device_lost) return orri_fail(gpu->ctx, ORR_ERROR_DEVICE_LOST, "the device was lost earlier");
     orri_frame *f = &gpu->frames[gpu->frame_index];
     orr_result r = wait_slot(gpu, f);
     if (r != ORR_OK) return r;
+    read_timing(gpu, f);
     orri_delete_retire(gpu, gpu->frame_done);
     f->staging_used = 0;
     gpu->bytes_uploaded = 0;

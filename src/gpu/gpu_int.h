@@ -104,7 +104,20 @@ typedef struct orri_frame {
      * by slot. */
     orri_delete_item *deletes;
     uint32_t delete_count, delete_cap;
+    /* GPU timing (orri_frame_timing_init): the slot's timestamps, read back
+     * when the slot is reused. */
+    VkQueryPool timing;
+    uint64_t timing_serial; /* frame number the timestamps were written for, 0 = none */
 } orri_frame;
+
+#define ORRI_TIMESTAMPS 3
+
+/* The intervals between a frame's timestamps, of the latest frame whose
+ * results were available when its slot was reused. */
+typedef struct orri_frame_timing {
+    double ms[ORRI_TIMESTAMPS - 1];
+    uint64_t frame; /* 0: none yet */
+} orri_frame_timing;
 
 /* Deletes of objects other than buffers and images that found no room
  * because host memory failed (delete.c). */
@@ -149,6 +162,7 @@ typedef struct orri_gpu {
 
     uint64_t bytes_uploaded; /* this frame */
     uint64_t bytes_uploaded_total;
+    orri_frame_timing timing;
 
     struct orri_sampler_entry *samplers; /* sampler.c: one VkSampler per distinct description */
     uint32_t sampler_count, sampler_cap;
@@ -226,6 +240,12 @@ orr_result orri_frame_submit(orri_gpu *gpu);
 /* Waits for every submitted frame, then destroys every delete that no open
  * command buffer may use. */
 orr_result orri_gpu_wait_idle(orri_gpu *gpu);
+/* GPU timing: ORRI_TIMESTAMPS timestamp queries per frame slot (fails with
+ * UNSUPPORTED when the device has none). Timestamp `index` of the current
+ * frame is written at `stage`; index 0 resets the slot's queries. Without
+ * timing_init the writes do nothing. */
+orr_result orri_frame_timing_init(orri_gpu *gpu);
+void orri_frame_timestamp(orri_gpu *gpu, VkCommandBuffer cmd, uint32_t index, VkPipelineStageFlags2 stage);
 /* Staging space in the current frame (grows the ring when needed). */
 orr_result orri_staging_alloc(orri_gpu *gpu, VkDeviceSize size, VkDeviceSize *offset, void **ptr);
 

@@ -87,43 +87,6 @@ static orr_result validate_desc(const orr_engine_desc *d, orri_ctx *ctx) {
     return ORR_OK;
 }
 
-static orr_result timing_init(orr_engine *e) {
-    if (e->gpu.props.limits.timestampPeriod <= 0)
-        return orri_fail(&e->base.ctx, ORR_ERROR_UNSUPPORTED, "gpu_timing: the device has no timestamps");
-    e->timestamp_period_ns = e->gpu.props.limits.timestampPeriod;
-    VkQueryPoolCreateInfo qi = {
-        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 3};
-    for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
-        orr_result r =
-            orri_vk_check(&e->gpu, vkCreateQueryPool(e->gpu.device, &qi, NULL, &e->timing_pool[i]), "query pool");
-        if (r != ORR_OK) return r;
-        orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)e->timing_pool[i], "frame %u timestamps", i);
-    }
-    return ORR_OK;
-}
-
-/* Results of the slot's previous frame (its fence has signalled). */
-static void timing_collect(orr_engine *e, uint32_t slot) {
-    if (!e->timing_pool[slot] || !e->timing_frame[slot]) return;
-    uint64_t t[3];
-    if (vkGetQueryPoolResults(e->gpu.device, e->timing_pool[slot], 0, 3, sizeof t, t, sizeof t[0],
-                              VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
-        return;
-    e->stats.gpu_cull_ms = (double)(t[1] - t[0]) * e->timestamp_period_ns * 1e-6;
-    e->stats.gpu_render_ms = (double)(t[2] - t[1]) * e->timestamp_period_ns * 1e-6;
-    e->stats.gpu_timed_frame = e->timing_frame[slot];
-}
-
-void orri_timing_write(orr_engine *e, VkCommandBuffer cmd, uint32_t index, VkPipelineStageFlags2 stage) {
-    uint32_t slot = e->gpu.frame_index;
-    if (!e->timing_pool[slot]) return;
-    if (index == 0) {
-        vkCmdResetQueryPool(cmd, e->timing_pool[slot], 0, 3);
-        e->timing_frame[slot] = e->gpu.frame_number + 1;
-    }
-    vkCmdWriteTimestamp2(cmd, stage, e->timing_pool[slot], index);
-}
-
 /* Thin instances per mesh: each instance is a 64-byte matrix in a storage
  * buffer read by the culling pass (one invocation each) and, whole, in one
  * allocation, so the smallest of maxStorageBufferRange / 64,
@@ -173,7 +136,7 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
     if (r == ORR_OK) r = orri_target_create(e);
     if (r == ORR_OK) r = orri_textures_init(e, &e->gpu, &e->base.ctx);
     if (r == ORR_OK) r = orri_pipelines_init(e);
-    if (r == ORR_OK && d.gpu_timing) r = timing_init(e);
+    if (r == ORR_OK && d.gpu_timing) r = orri_frame_timing_init(&e->gpu);
     if (r != ORR_OK) {
         memcpy(create_error, e->base.ctx.last_error, sizeof create_error);
         orr_engine_destroy(e);
@@ -188,8 +151,6 @@ void orr_engine_destroy(orr_engine *e) {
     if (e->gpu.device) vkDeviceWaitIdle(e->gpu.device);
     while (e->base.scenes) orr_scene_destroy(e->base.scenes);
     if (e->gpu.device) {
-        for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++)
-            if (e->timing_pool[i]) vkDestroyQueryPool(e->gpu.device, e->timing_pool[i], NULL);
         orri_textures_deinit(e);
         orri_pipelines_deinit(e);
         orri_buffer_destroy_now(&e->gpu, &e->readback);
@@ -243,7 +204,11 @@ orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
     VkCommandBuffer cmd;
     orr_result r = orri_frame_begin(&e->gpu, &cmd);
     if (r != ORR_OK) return r;
-    timing_collect(e, e->gpu.frame_index);
+    if (e->gpu.timing.frame) { /* GPU timing: cull, then render */
+        e->stats.gpu_cull_ms = e->gpu.timing.ms[0];
+        e->stats.gpu_render_ms = e->gpu.timing.ms[1];
+        e->stats.gpu_timed_frame = e->gpu.timing.frame;
+    }
     if (e->scatter_pool[e->gpu.frame_index])
         vkResetDescriptorPool(e->gpu.device, e->scatter_pool[e->gpu.frame_index], 0);
     r = orri_render_scene(e, s, cmd);

@@ -68,10 +68,6 @@ struct orr_engine {
     uint32_t pipeline_count;
     orri_texture_store textures; /* the texture module's (src/texture); reached through orri_engine_textures */
     orr_stats stats;
-    /* GPU timing (desc.gpu_timing): 3 timestamps per frame slot */
-    VkQueryPool timing_pool[ORRI_MAX_FRAMES];
-    uint64_t timing_frame[ORRI_MAX_FRAMES]; /* frame number written into the slot, 0 = none */
-    double timestamp_period_ns;
 };
 
 /* GPU side of a mesh's thin instances (instances_gpu.c): the stable matrix and
@@ -222,7 +218,6 @@ typedef struct orri_scene_gpu {
 /* engine.c */
 orr_result orri_target_create(orr_engine *e);
 /* Timestamp `index` (0 frame start, 1 after culling, 2 after the render pass). */
-void orri_timing_write(orr_engine *e, VkCommandBuffer cmd, uint32_t index, VkPipelineStageFlags2 stage);
 /* pipelines.c */
 orr_result orri_pipelines_init(orr_engine *e);
 void orri_pipelines_deinit(orr_engine *e);

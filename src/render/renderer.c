@@ -191,10 +191,10 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     e->stats.instances_submitted = 0;
     e->stats.bytes_uploaded_instances = 0;
     orri_update_draws(e, sg, s, sl, &fv);
-    orri_timing_write(e, cmd, 0, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
+    orri_frame_timestamp(&e->gpu, cmd, 0, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
     r = orri_sync_instances(e, sg, s, sl, slot_index, &fv, cmd);
     if (r != ORR_OK) return r;
-    orri_timing_write(e, cmd, 1, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    orri_frame_timestamp(&e->gpu, cmd, 1, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     orri_sort_transparent(sg);
     r = orri_prepare_passes(e, sg, s, sl, slot_index);
     if (r == ORR_OK) r = run_plugins(e, sg, s, &fv, slot_index, cmd);
@@ -212,7 +212,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     }
     vkCmdExecuteCommands(cmd, n, secondaries);
     vkCmdEndRendering(cmd);
-    orri_timing_write(e, cmd, 2, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    orri_frame_timestamp(&e->gpu, cmd, 2, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     orri_cmd_label_end(&e->gpu, cmd);
     e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     e->stats.draws = sg->draw_count;
