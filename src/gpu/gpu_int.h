@@ -226,6 +226,27 @@ orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *desc, orri_im
 void orri_image_destroy_now(orri_gpu *gpu, orri_image *img);
 void orri_image_destroy_deferred(orri_gpu *gpu, orri_image *img);
 void orri_image_destroy_queued(orri_gpu *gpu, orri_image *img); /* delete.c only: its place was used */
+
+/* barrier.c — synchronization2 barriers. The makers return a barrier (the
+ * whole image: every mip and layer; a buffer range); a batch records what it
+ * collected in one vkCmdPipelineBarrier2 at orri_barriers_flush (and when
+ * full). The two single-barrier calls record at once. */
+#define ORRI_BARRIER_BATCH 8
+typedef struct orri_barriers {
+    VkCommandBuffer cmd;
+    VkImageMemoryBarrier2 images[ORRI_BARRIER_BATCH];
+    VkBufferMemoryBarrier2 buffers[ORRI_BARRIER_BATCH];
+    uint32_t image_count, buffer_count;
+} orri_barriers;
+VkImageMemoryBarrier2 orri_barrier_image(VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
+                                         VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+VkBufferMemoryBarrier2 orri_barrier_buffer(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                                           VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
+                                           VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);
+void orri_barriers_image(orri_barriers *b, VkImageMemoryBarrier2 barrier);
+void orri_barriers_buffer(orri_barriers *b, VkBufferMemoryBarrier2 barrier);
+void orri_barriers_flush(orri_barriers *b);
 void orri_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
                         VkImageLayout to, VkPipelineStageFlags2 src_stage, VkAccessFlags2 src_access,
                         VkPipelineStageFlags2 dst_stage, VkAccessFlags2 dst_access);

@@ -452,13 +452,17 @@ static void fit(uint32_t sw, uint32_t sh, VkExtent2D dst, VkOffset3D *lo, VkOffs
 static void record_blit(orr_window *w, VkCommandBuffer cmd, VkImage dst) {
     orr_engine *e = w->engine;
     const orri_image *src = e->msaa > 1 ? &e->resolve : &e->color;
-    orri_image_barrier(cmd, src->image, VK_IMAGE_ASPECT_COLOR_BIT, e->final_layout,
-                       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-                       VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    orri_barriers b = {.cmd = cmd};
+    orri_barriers_image(&b, orri_barrier_image(src->image, VK_IMAGE_ASPECT_COLOR_BIT, e->final_layout,
+                                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                               VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                                               VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT));
     /* src stage = the acquire semaphore's wait stage, so the transition waits for it. */
-    orri_image_barrier(cmd, dst, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0,
-                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    orri_barriers_image(&b,
+                        orri_barrier_image(dst, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                                           0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT));
+    orri_barriers_flush(&b);
     VkOffset3D lo, hi;
     fit(e->width, e->height, w->extent, &lo, &hi);
     VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
