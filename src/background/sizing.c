@@ -45,11 +45,10 @@ static orr_dbox offset_box(orr_dbox b, orr_cell3 cell) {
 /* Union of the world boxes of the scene's meshes; empty when there is none. */
 static orr_dbox scene_box(orr_scene *s) {
     orr_dbox box = orr_dbox_empty();
-    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind != ORRI_NODE_MESH || n->u.mesh.geometry.vertex_count == 0) continue;
-        orr_mesh m = {orri_pool_id_at(&s->nodes, i)};
+    for (orri_node_iter it = orri_scene_nodes(s, ORRI_NODE_MESH); orri_node_next(&it);) {
+        orri_node *n = it.node;
+        if (orri_node_mesh(n)->geometry.vertex_count == 0) continue;
+        orr_mesh m = {it.id};
         orri_thin_instances *t = orri_thin_of(n);
         orr_dbox b = t && t->world_bounds ? orr_instances_query_world_box(s, m) : orr_mesh_get_world_box(s, m);
         if (orr_dbox_is_empty(b)) continue;
@@ -62,10 +61,10 @@ orr_environment_sizes orri_environment_sizes(orr_scene *s, const orr_environment
     orr_environment_sizes z = {d->ground_size, d->skybox_size, d->root_position};
     orr_dbox box = scene_box(s);
     if (orr_dbox_is_empty(box) || !d->size_auto.value) return z; /* Babylon: only the helper's root mesh */
-    orri_node *cam = s->active_camera ? orri_pool_get(&s->nodes, s->active_camera) : NULL;
-    if (cam && cam->kind == ORRI_NODE_CAMERA && cam->u.camera.kind == ORRI_CAMERA_ARC &&
-        cam->u.camera.limits.upper_radius_limit > 0)
-        z.ground_size = z.skybox_size = 2 * cam->u.camera.limits.upper_radius_limit;
+    orri_node *cam = orri_scene_active_camera(s);
+    const orri_camera *c = cam ? orri_node_camera(cam) : NULL;
+    if (c && c->kind == ORRI_CAMERA_ARC && c->limits.upper_radius_limit > 0)
+        z.ground_size = z.skybox_size = 2 * c->limits.upper_radius_limit;
     orr_dvec3 ext = orr_dvec3_sub(box.max, box.min);
     double diagonal = sqrt(ext.x * ext.x + ext.y * ext.y + ext.z * ext.z);
     if (diagonal > z.ground_size) z.ground_size = z.skybox_size = 2 * diagonal;

@@ -8,6 +8,10 @@
 
 #include "scene/scene_int.h"
 
+orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what) {
+    return orri_scene_lookup(s, s ? &s->materials : NULL, id, "material", what);
+}
+
 /* The one resolver of the desc: every optional set, Babylon.js defaults. */
 orr_standard_material_desc orr_standard_material_desc_defaults(const orr_standard_material_desc *desc) {
     orr_standard_material_desc d = desc ? *desc : (orr_standard_material_desc){0};

@@ -58,7 +58,7 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
 static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv,
                               uint32_t i) {
     orri_draw *d = &sg->draws[i];
-    orri_node *n = orri_pool_get(&s->nodes, d->node);
+    orri_node *n = orri_scene_node(s, d->node);
     orri_gpu_cull *c = (orri_gpu_cull *)((uint8_t *)sl->cull_params.mapped + (size_t)i * ORRI_CULL_STRIDE);
     /* The mesh world exactly as uploaded for this draw: the same frame as the planes. */
     c->mesh_world = d->shader ? *(const orr_mat4f *)((const uint8_t *)sl->sys.mapped + (size_t)i * ORRI_SHADER_STRIDE)
@@ -67,7 +67,7 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         const orr_dplane *pl = &fv->frustum.planes[p];
         c->planes[p] = orr_dvec4_to_f32((orr_dvec4){pl->n.x, pl->n.y, pl->n.z, pl->d});
     }
-    orr_dsphere ls = n->u.mesh.local_sphere;
+    orr_dsphere ls = orri_node_mesh(n)->local_sphere;
     c->sphere = orr_dvec4_to_f32((orr_dvec4){ls.center.x, ls.center.y, ls.center.z, ls.radius});
     c->eye = orri_pack_position(fv->eye, 1);
     if (d->planet) {
@@ -100,7 +100,7 @@ static orr_result upload_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene 
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         if (!d->thin) continue;
-        orri_thin_instances *t = orri_thin_of(orri_pool_get(&s->nodes, d->node));
+        orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
         if (d->culled) (*culled)++;
         bool positions_stale = t->positions && d->thin->uploaded_positions != t->position_version;
         if (d->thin->uploaded[0] == t->version && d->thin->uploaded[1] == t->color_version && !positions_stale)
@@ -162,7 +162,7 @@ orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
         if (!d->culled) continue;
         VkPipeline want = d->planet ? e->cull_planet_pipeline : e->cull_pipeline;
         if (want != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, want), bound = want;
-        orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_pool_get(&s->nodes, d->node)), sl, slot, i, cmd);
+        orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_scene_node(s, d->node)), sl, slot, i, cmd);
     }
     orri_cmd_label_end(&e->gpu, cmd);
     /* HOST: the instance counts are read back once the frame's fence signals

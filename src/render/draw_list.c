@@ -14,11 +14,6 @@
 
 /* ---- structure: draw list ---------------------------------------------------- */
 
-static orri_material *material_of(orr_scene *s, orri_node *n) {
-    orri_material *m = orri_pool_get(&s->materials, n->u.mesh.material);
-    return m ? m : orri_pool_get(&s->materials, orri_scene_default_material(s));
-}
-
 /* The textures a material binds, each only while it is live: destroying one
  * changes the key, so the draws are rebuilt (white fallback) and re-recorded
  * before a command buffer naming the destroyed one is submitted again. */
@@ -36,13 +31,11 @@ static uint64_t textures_key(orr_engine *e, const orri_material *m, uint64_t h) 
 
 uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
     orri_scene_default_material(s); /* may allocate: before taking pointers */
-    uint64_t h = orri_mix(0, s->nodes.capacity);
-    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
-        orri_material *m = material_of(s, n);
-        h = orri_mix(h, orri_pool_id_at(&s->nodes, i));
+    uint64_t h = orri_mix(0, orri_scene_node_slots(s));
+    for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
+        orri_node *n = it.node;
+        orri_material *m = orri_mesh_material(s, n, NULL);
+        h = orri_mix(h, it.id);
         h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
         h = orri_mix(h, (uint64_t)(uintptr_t)m);
         h = orri_mix(h, m->structure_version);
@@ -121,19 +114,20 @@ static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gp
     return ORR_OK;
 }
 
-static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orr_scene *s, uint32_t slot) {
-    orri_node *n = orri_pool_at(&s->nodes, slot);
-    uint32_t id = orri_pool_id_at(&s->nodes, slot);
-    orri_mesh_gpu *mg = &sg->meshes[slot];
+static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orr_scene *s,
+                           const orri_node_iter *it) {
+    orri_node *n = it->node;
+    uint32_t id = it->id;
+    orri_mesh_gpu *mg = &sg->meshes[it->slot];
     if (mg->node != id) {
         if (mg->node) orri_mesh_gpu_release(e, mg);
-        orr_result r = upload_mesh(e, batch, mg, id, &n->u.mesh.geometry);
+        orr_result r = upload_mesh(e, batch, mg, id, &orri_node_mesh(n)->geometry);
         if (r != ORR_OK) return r;
     }
-    orri_material *m = material_of(s, n);
-    uint32_t mslot = (uint32_t)(((uint8_t *)m - s->materials.items) / s->materials.item_size);
+    uint32_t material;
+    orri_material *m = orri_mesh_material(s, n, &material);
     orri_draw d = {.node = id,
-                   .material = orri_pool_id_at(&s->materials, mslot),
+                   .material = material,
                    .index = sg->draw_count,
                    .lod_to = -1,
                    .lod_from = -1,
@@ -147,7 +141,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
     }
     if (m->kind == ORRI_MATERIAL_SHADER) {
         orri_shader_gpu *g;
-        orr_result r = orri_shader_pipeline(e, sg, s, m, &g);
+        orr_result r = orri_shader_pipeline(e, sg, d.material, m, &g);
         if (r != ORR_OK) return r;
         g->material = d.material;
         if (d.thin && !g->pipeline_inst) {
@@ -163,7 +157,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         const orr_standard_material_desc *sm = &m->standard;
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
         d.transparent = sm->alpha.value < 1.0 || (tex && tex->has_alpha);
-        d.lean = !tex && !n->u.mesh.geometry.colors; /* no UV or vertex-colour work */
+        d.lean = !tex && !orri_node_mesh(n)->geometry.colors; /* no UV or vertex-colour work */
         d.cull_back = sm->back_face_culling.value;
         d.layout = e->std_layout;
         d.texture_set = (tex ? tex : orri_texture_fallback(e, false))->set;
@@ -185,7 +179,7 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         orri_draw *d = &sg->draws[i];
         if (d->shader) continue;
         const orri_draw *bound = d->lod_from >= 0 ? &sg->draws[d->lod_from] : d;
-        orri_thin_instances *t = bound->thin ? orri_thin_of(orri_pool_get(&s->nodes, bound->node)) : NULL;
+        orri_thin_instances *t = bound->thin ? orri_thin_of(orri_scene_node(s, bound->node)) : NULL;
         bool no_icolor = t && !t->colors; /* white instances */
         orr_result r =
             orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor, &d->pipeline);
@@ -198,7 +192,7 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
 static void link_lod_pairs(orri_scene_gpu *sg, orr_scene *s) {
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
-        orri_thin_instances *t = d->thin ? orri_thin_of(orri_pool_get(&s->nodes, d->node)) : NULL;
+        orri_thin_instances *t = d->thin ? orri_thin_of(orri_scene_node(s, d->node)) : NULL;
         if (!t || !t->lod_partner) continue;
         for (uint32_t k = 0; k < sg->draw_count; k++)
             if (sg->draws[k].node == t->lod_partner && sg->draws[k].thin) {
@@ -210,9 +204,9 @@ static void link_lod_pairs(orri_scene_gpu *sg, orr_scene *s) {
 
 orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
     const orr_allocator *a = &e->base.ctx.allocator;
-    if (!grow_array(a, (void **)&sg->meshes, &sg->mesh_cap, s->nodes.capacity, sizeof *sg->meshes) ||
-        !grow_array(a, (void **)&sg->shaders, &sg->shader_cap, s->materials.capacity, sizeof *sg->shaders) ||
-        !grow_array(a, (void **)&sg->draws, &sg->draw_cap, s->nodes.count + 1, sizeof *sg->draws))
+    if (!grow_array(a, (void **)&sg->meshes, &sg->mesh_cap, orri_scene_node_slots(s), sizeof *sg->meshes) ||
+        !grow_array(a, (void **)&sg->shaders, &sg->shader_cap, orri_scene_material_slots(s), sizeof *sg->shaders) ||
+        !grow_array(a, (void **)&sg->draws, &sg->draw_cap, orri_scene_node_count(s) + 1, sizeof *sg->draws))
         return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw list");
     uint32_t order_cap = sg->draw_cap;
     uint32_t *order = orri_realloc(a, sg->order, (size_t)order_cap * sizeof *order);
@@ -220,10 +214,9 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     sg->order = order;
     /* Release GPU copies of meshes and shader materials that are gone. */
     for (uint32_t i = 0; i < sg->mesh_cap; i++)
-        if (sg->meshes[i].node && !orri_pool_get(&s->nodes, sg->meshes[i].node))
-            orri_mesh_gpu_release(e, &sg->meshes[i]);
+        if (sg->meshes[i].node && !orri_scene_node(s, sg->meshes[i].node)) orri_mesh_gpu_release(e, &sg->meshes[i]);
     for (uint32_t i = 0; i < sg->shader_cap; i++)
-        if (sg->shaders[i].material && !orri_pool_get(&s->materials, sg->shaders[i].material))
+        if (sg->shaders[i].material && !orri_scene_material(s, sg->shaders[i].material))
             orri_shader_gpu_release(e, &sg->shaders[i]);
     sg->draw_count = 0;
     /* New meshes' vertex and index copies go into one command buffer,
@@ -231,12 +224,8 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     VkCommandBuffer batch = VK_NULL_HANDLE;
     orr_result r = orri_immediate_begin(&e->gpu, &batch);
     if (r != ORR_OK) return r;
-    for (uint32_t i = 0; r == ORR_OK && i < s->nodes.capacity; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind != ORRI_NODE_MESH || !n->u.mesh.visible) continue;
-        r = add_draw(e, batch, sg, s, i);
-    }
+    for (orri_node_iter it = orri_scene_each_mesh(s); r == ORR_OK && orri_node_next(&it);)
+        r = add_draw(e, batch, sg, s, &it);
     orr_result r2 = orri_immediate_end(&e->gpu, batch); /* also on failure: the copies recorded so far */
     if (r != ORR_OK) return r;
     if (r2 != ORR_OK) return r2;

@@ -1,4 +1,5 @@
-/* engine.c — engine lifetime, the offscreen target, readback and PNG output.
+/* engine.c — engine lifetime and the scenes created on it, the offscreen
+ * target, readback and PNG output.
  *
  * Target: colour RGBA8 UNORM (Babylon.js writes shader output to an 8-bit
  * UNORM canvas with no sRGB encode; so do we) and depth D32 float with
@@ -121,6 +122,7 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
     e->height = d.height ? d.height : 720;
     e->msaa = d.msaa ? d.msaa : 4;
     e->lw = d.floating_origin;
+    e->base.engine = e;
     e->base.matrix_f32 = d.matrix_precision == ORR_MATRIX_FLOAT32;
     bool validation =
         d.validation == ORR_VALIDATION_ON || (d.validation == ORR_VALIDATION_DEFAULT && env_on("ORR_VALIDATION"));
@@ -163,6 +165,16 @@ void orr_engine_destroy(orr_engine *e) {
     orri_free(&al, e);
 }
 
+orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_scene **out) {
+    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (!engine) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_scene_create: engine is NULL");
+        return ORR_ERROR_INVALID_HANDLE;
+    }
+    return orri_scene_create(&engine->base, desc, out);
+}
+
 orr_device_info orr_engine_device_info(const orr_engine *e) {
     orr_device_info info = {0};
     if (!e) return info;
@@ -196,7 +208,7 @@ orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
         orri_misuse(e ? &e->base.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_engine_render: engine or scene is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
-    if ((orr_engine *)s->engine != e) {
+    if (s->host != &e->base) {
         orri_misuse(&e->base.ctx, ORR_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine",
                     s->label);
         return ORR_ERROR_INVALID_HANDLE;

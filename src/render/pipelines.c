@@ -262,11 +262,9 @@ static orr_result shader_layouts(orr_engine *e, const orri_shader_material *sm, 
     return orri_pipeline_layout(&e->gpu, sets, 2, NULL, "shader pipeline layout", &g->layout);
 }
 
-orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
+orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, uint32_t material, orri_material *m,
                                 orri_shader_gpu **out) {
-    (void)s;
-    uint32_t id = (uint32_t)(m - (orri_material *)s->materials.items);
-    orri_shader_gpu *g = &sg->shaders[id];
+    orri_shader_gpu *g = &sg->shaders[orri_scene_slot(material)];
     if (g->material && g->structure_version == m->structure_version && g->pipeline) return *out = g, ORR_OK;
     if (g->material) orri_shader_gpu_release(e, g);
     const orri_shader_material *sm = m->shader;

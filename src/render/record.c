@@ -67,13 +67,13 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         uint32_t i = transparent ? sg->order[k] : k;
         orri_draw *d = &sg->draws[i];
         if (d->transparent != transparent) continue;
-        orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
+        orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
         if (bound != d->pipeline)
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
         vkCmdSetFrontFace(cmd, orri_front_face(d->mirrored));
         if (d->shader) {
-            orri_material *m = orri_pool_get(&s->materials, d->material);
-            orri_shader_gpu *g = &sg->shaders[orri_pool_slot(d->material)];
+            orri_material *m = orri_scene_material(s, d->material);
+            orri_shader_gpu *g = &sg->shaders[orri_scene_slot(d->material)];
             VkDescriptorSet user;
             r = orri_shader_user_set(e, sg, s, sl, slot_index, m, g, &user);
             if (r != ORR_OK) return r;
@@ -120,8 +120,8 @@ orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
         orri_draw *d = &sg->draws[i];
         if (!d->shader) continue;
         VkDescriptorSet set;
-        r = orri_shader_user_set(e, sg, s, sl, slot_index, orri_pool_get(&s->materials, d->material),
-                                 &sg->shaders[orri_pool_slot(d->material)], &set);
+        r = orri_shader_user_set(e, sg, s, sl, slot_index, orri_scene_material(s, d->material),
+                                 &sg->shaders[orri_scene_slot(d->material)], &set);
         if (r != ORR_OK) return r;
     }
     e->stats.records = e->stats.replays = 0;

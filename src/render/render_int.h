@@ -42,7 +42,10 @@ typedef struct orri_std_pipeline {
 } orri_std_variant;
 
 struct orr_engine {
-    orri_engine_base base; /* first: ctx + scene list (scene module reads it) */
+    /* What the scene module sees of the engine: context, scene list,
+     * precision, limits (named `base` still: the texture code, moving to
+     * src/texture, reads e->base.ctx). */
+    orri_scene_host base;
     orri_gpu gpu;
     const orr_large_world_module *lw; /* floating origin; NULL = off */
     uint32_t width, height, msaa;
@@ -231,7 +234,8 @@ static inline orri_target_info orri_target_info_of(const orr_engine *e) {
     return (orri_target_info){ORRI_COLOR_FORMAT, ORRI_DEPTH_FORMAT,
                               e->msaa == 4 ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT};
 }
-orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_material *m,
+/* The pipeline of shader material `material` (record m), built when missing or stale. */
+orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, uint32_t material, orri_material *m,
                                 orri_shader_gpu **out);
 void orri_shader_gpu_release(orr_engine *e, orri_shader_gpu *g);
 /* instances_gpu.c */

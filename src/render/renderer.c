@@ -139,11 +139,10 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
 }
 
 static orr_result frame_view_of(orr_engine *e, orr_scene *s, orri_view *fv) {
-    orri_node *cam = s->active_camera ? orri_pool_get(&s->nodes, s->active_camera) : NULL;
-    if (!cam || cam->kind != ORRI_NODE_CAMERA)
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "scene '%s' has no active camera", s->label);
+    orri_node *cam = orri_scene_active_camera(s);
+    if (!cam) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "scene '%s' has no active camera", s->label);
     fv->camera = cam;
-    fv->fo = cam->u.camera.use_floating_origin;
+    fv->fo = orri_node_camera(cam)->use_floating_origin;
     fv->eye_w = orri_camera_wpos(s, cam);
     fv->eye = fv->fo ? (orr_dvec3){0, 0, 0} : orr_wpos_to_dvec3(fv->eye_w);
     fv->view = orri_camera_view(s, cam);
@@ -159,12 +158,8 @@ static orr_result frame_view_of(orr_engine *e, orr_scene *s, orri_view *fv) {
  * A flip changes the camera version, so the scene uniforms and every
  * eye-relative upload are rewritten in the same frame. */
 static void sync_camera_mode(orr_engine *e, orr_scene *s) {
-    orri_node *cam = s->active_camera ? orri_pool_get(&s->nodes, s->active_camera) : NULL;
-    if (!cam || cam->kind != ORRI_NODE_CAMERA) return;
-    bool want = e->lw != NULL;
-    if (cam->u.camera.use_floating_origin == want) return;
-    cam->u.camera.use_floating_origin = want;
-    cam->u.camera.version = orri_scene_next_version(s);
+    orri_node *cam = orri_scene_active_camera(s);
+    if (cam) orri_camera_set_floating_origin(s, cam, e->lw != NULL);
 }
 
 orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {

@@ -17,7 +17,7 @@
 static orr_color3 color_scale(orr_color3 c, double k) { return (orr_color3){c.r * k, c.g * k, c.b * k}; }
 
 static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, orri_node *n, orri_gpu_light *out) {
-    const orr_light_desc *d = &n->u.light.desc;
+    const orr_light_desc *d = &orri_node_light(n)->desc;
     const orr_dmat4 *w = orri_node_world(s, n, NULL);
     double k = d->intensity.value;
     memset(out, 0, sizeof *out);
@@ -42,13 +42,10 @@ static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, o
 
 static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
     uint64_t h = orri_mix(fv->camera_version, s->settings_version);
-    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind != ORRI_NODE_LIGHT) continue;
+    for (orri_node_iter it = orri_scene_lights(s); orri_node_next(&it);) {
         uint64_t wv;
-        orri_node_world(s, n, &wv);
-        h = orri_mix(orri_mix(orri_mix(h, orri_pool_id_at(&s->nodes, i)), n->u.light.version), wv);
+        orri_node_world(s, it.node, &wv);
+        h = orri_mix(orri_mix(orri_mix(h, it.id), orri_node_light(it.node)->version), wv);
     }
     return h;
 }
@@ -66,11 +63,8 @@ void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orr
     u.fog_color = orri_pack_color(s->fog.color.value, 1);
     u.ambient = orri_pack_color(s->ambient_color, 1);
     uint32_t count = 0;
-    for (uint32_t i = 0; i < s->nodes.capacity && count < ORRI_MAX_LIGHTS; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *n = orri_pool_at(&s->nodes, i);
-        if (n->kind == ORRI_NODE_LIGHT && n->u.light.enabled) pack_light(e, fv, s, n, &u.lights[count++]);
-    }
+    for (orri_node_iter it = orri_scene_lights(s); count < ORRI_MAX_LIGHTS && orri_node_next(&it);)
+        if (orri_node_light(it.node)->enabled) pack_light(e, fv, s, it.node, &u.lights[count++]);
     u.counts.x = count;
     orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &sl->scene_ubo, 0, &u, sizeof u);
 }
@@ -94,7 +88,8 @@ static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const 
     if (sm->disable_lighting) f |= ORRI_FLAG_DISABLE_LIGHTING;
     if (sm->fog.value) f |= ORRI_FLAG_FOG;
     if (t) f |= ORRI_FLAG_TEXTURE | (t->has_alpha ? ORRI_FLAG_TEXTURE_ALPHA : 0);
-    if (n->u.mesh.geometry.colors || n->u.mesh.thin) f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
+    if (orri_node_mesh(n)->geometry.colors || orri_node_mesh(n)->thin)
+        f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
     o->flags = (orri_uvec4){f, 0, 0, 0};
 }
 
@@ -307,15 +302,15 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         gpu_counted |= d->culled;
-        orri_node *n = orri_pool_get(&s->nodes, d->node);
-        orri_material *m = orri_pool_get(&s->materials, d->material);
+        orri_node *n = orri_scene_node(s, d->node);
+        orri_material *m = orri_scene_material(s, d->material);
         uint64_t wv;
         const orr_dmat4 *world = orri_node_world(s, n, &wv);
         orr_cell3 cell = orri_node_cell(s, n);
         /* The mesh translation in the upload frame, once: the culling sphere
          * (same frame as the planes) and the camera-only re-pack both use it. */
         orr_dvec3 t_up = orri_eye_point(e, fv, orr_dmat4_get_translation(*world), cell);
-        const orr_dsphere *ls = &n->u.mesh.local_sphere;
+        const orr_dsphere *ls = &orri_node_mesh(n)->local_sphere;
         orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
                               ls->radius * orr_dmat4_max_scale(*world)};
         d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
@@ -327,7 +322,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
         visible_count += cpu_count;
         if (sl->written[i] != count) {
-            orri_mesh_gpu *mg = &sg->meshes[orri_pool_slot(d->node)];
+            orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
             args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, 0, 0, 0};
             sl->written[i] = count;
             e->gpu.bytes_uploaded += sizeof *args;

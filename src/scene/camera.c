@@ -383,7 +383,7 @@ orr_dmat4 orri_camera_view(orr_scene *s, orri_node *n) {
     if (n->u.camera.use_floating_origin) return v;
     orr_dvec3 t = orr_dmat4_transform_dir(v, orri_camera_eye(s, n));
     v.m[12] = -t.x, v.m[13] = -t.y, v.m[14] = -t.z;
-    if (s->engine->matrix_f32)
+    if (s->host->matrix_f32)
         for (int i = 0; i < 16; i++) v.m[i] = (double)(float)v.m[i];
     return v;
 }
@@ -462,4 +462,10 @@ orr_dmat4 orr_camera_get_projection_matrix(orr_scene *s, orr_camera camera, doub
 uint64_t orr_camera_get_version(orr_scene *s, orr_camera camera) {
     orri_node *n = cam(s, camera, "orr_camera_get_version");
     return n ? orri_camera_version(s, n) : 0;
+}
+
+void orri_camera_set_floating_origin(orr_scene *s, orri_node *cam, bool on) {
+    if (cam->u.camera.use_floating_origin == on) return;
+    cam->u.camera.use_floating_origin = on;
+    cam->u.camera.version = orri_scene_next_version(s);
 }

@@ -62,6 +62,14 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
     return (orr_mesh){id};
 }
 
+orri_material *orri_mesh_material(orr_scene *s, const orri_node *n, uint32_t *id) {
+    uint32_t mid = n->u.mesh.material;
+    orri_material *m = orri_pool_get(&s->materials, mid);
+    if (!m) mid = orri_scene_default_material(s), m = orri_pool_get(&s->materials, mid);
+    if (id) *id = mid;
+    return m;
+}
+
 void orri_mesh_release(orr_scene *s, orri_node *n) {
     if (n->kind != ORRI_NODE_MESH) return;
     orri_thin_release(s, n);

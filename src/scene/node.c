@@ -163,7 +163,7 @@ static void update_world(orr_scene *s, orri_node *n) {
     if (valid) return;
     orr_dmat4 local = local_matrix(n);
     n->world = parent ? orr_dmat4_mul(parent->world, local) : local;
-    if (s->engine->matrix_f32) /* Babylon.js default precision, for comparisons */
+    if (s->host->matrix_f32) /* Babylon.js default precision, for comparisons */
         for (int i = 0; i < 16; i++) n->world.m[i] = (double)(float)n->world.m[i];
     n->cached_local_version = n->local_version;
     n->cached_parent = n->parent;
@@ -264,4 +264,19 @@ orr_wpos orr_node_get_world_position(orr_scene *s, orr_node node) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_get_world_position");
     if (!n) return (orr_wpos){{0, 0, 0}, {0, 0, 0}};
     return (orr_wpos){orri_node_cell(s, n), orr_dmat4_get_translation(*orri_node_world(s, n, NULL))};
+}
+
+orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what) {
+    return orri_scene_lookup(s, s ? &s->nodes : NULL, id, "handle", what);
+}
+
+orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind kind, const char *what) {
+    static const char *names[] = {"transform node", "mesh", "camera", "light"};
+    orri_node *n = orri_node_get(s, id, what);
+    if (n && n->kind != kind) {
+        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind],
+                    names[kind]);
+        return NULL;
+    }
+    return n;
 }

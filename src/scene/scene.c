@@ -1,4 +1,4 @@
-/* scene.c — scene lifetime, settings, before-render callbacks, lookups. */
+/* scene.c — scene lifetime on its host, settings, before-render callbacks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,27 +9,21 @@ static void copy_label(char *dst, size_t n, const char *src, const char *fallbac
     snprintf(dst, n, "%s", src ? src : fallback);
 }
 
-orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_scene **out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
+orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, orr_scene **out) {
     *out = NULL;
-    if (!engine) {
-        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_scene_create: engine is NULL");
-        return ORR_ERROR_INVALID_HANDLE;
-    }
-    orri_engine_base *base = (orri_engine_base *)engine;
     orr_scene_desc d = desc ? *desc : (orr_scene_desc){0};
-    orr_scene *s = orri_alloc(&base->ctx.allocator, sizeof *s);
-    if (!s) return orri_fail(&base->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "scene");
-    s->ctx = &base->ctx;
-    s->engine = base;
+    orr_scene *s = orri_alloc(&host->ctx.allocator, sizeof *s);
+    if (!s) return orri_fail(&host->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "scene");
+    s->ctx = &host->ctx;
+    s->host = host;
     copy_label(s->label, sizeof s->label, d.label, "scene");
     s->clear_color = d.clear_color.set ? d.clear_color.value : (orr_color4){0.2, 0.2, 0.3, 1.0};
     s->ambient_color = d.ambient_color;
     orri_pool_init(&s->nodes, sizeof(orri_node));
     orri_pool_init(&s->materials, sizeof(orri_material));
     orr_scene_set_fog(s, &d.fog);
-    s->next = base->scenes;
-    base->scenes = s;
+    s->next = host->scenes;
+    host->scenes = s;
     *out = s;
     return ORR_OK;
 }
@@ -45,7 +39,7 @@ void orr_scene_destroy(orr_scene *s) {
         if (s->materials.live[i]) orri_material_release(s, orri_pool_at(&s->materials, i));
     orri_pool_deinit(&s->nodes, a);
     orri_pool_deinit(&s->materials, a);
-    for (orr_scene **p = &s->engine->scenes; *p; p = &(*p)->next)
+    for (orr_scene **p = &s->host->scenes; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;
             break;
@@ -53,7 +47,7 @@ void orr_scene_destroy(orr_scene *s) {
     orri_free(a, s);
 }
 
-orr_engine *orr_scene_engine(const orr_scene *s) { return s ? (orr_engine *)s->engine : NULL; }
+orr_engine *orr_scene_engine(const orr_scene *s) { return s ? s->host->engine : NULL; }
 
 void orr_scene_set_clear_color(orr_scene *s, orr_color4 c) {
     if (!s) return;
@@ -115,36 +109,14 @@ void orri_scene_run_before_render(orr_scene *s) {
             }
 }
 
-orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what) {
+void *orri_scene_lookup(const orr_scene *s, const orri_pool *pool, uint32_t id, const char *noun, const char *what) {
     if (!s) {
         orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
         return NULL;
     }
-    orri_node *n = orri_pool_get(&s->nodes, id);
-    if (!n)
-        orri_misuse(s->ctx, ORR_MSG_INVALID_HANDLE, "%s: handle 0x%08x is null, stale or not of this scene", what, id);
-    return n;
-}
-
-orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind kind, const char *what) {
-    static const char *names[] = {"transform node", "mesh", "camera", "light"};
-    orri_node *n = orri_node_get(s, id, what);
-    if (n && n->kind != kind) {
-        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "%s: handle 0x%08x is a %s, not a %s", what, id, names[n->kind],
-                    names[kind]);
-        return NULL;
-    }
-    return n;
-}
-
-orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what) {
-    if (!s) {
-        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: scene is NULL", what);
-        return NULL;
-    }
-    orri_material *m = orri_pool_get(&s->materials, id);
-    if (!m)
-        orri_misuse(s->ctx, ORR_MSG_INVALID_HANDLE, "%s: material 0x%08x is null, stale or not of this scene", what,
+    void *item = orri_pool_get(pool, id);
+    if (!item)
+        orri_misuse(s->ctx, ORR_MSG_INVALID_HANDLE, "%s: %s 0x%08x is null, stale or not of this scene", what, noun,
                     id);
-    return m;
+    return item;
 }

@@ -19,7 +19,6 @@
 #include "orrery/scene.h"
 #include "orrery/wpos.h"
 
-typedef struct orri_engine_base orri_engine_base;
 struct orri_thin_instances; /* src/scene/thin_int.h */
 
 typedef enum orri_node_kind {
@@ -121,10 +120,21 @@ typedef struct orri_material {
 
 #define ORRI_MAX_CALLBACKS 16
 
+/* What a scene needs of its owner: the engine owns one (render_int.h) and
+ * creates scenes on it; a GPU-less test builds one (tests/support/cpu_scene.h).
+ * The scene module never sees the engine itself. */
+typedef struct orri_scene_host {
+    orri_ctx ctx;           /* allocator, logger, last error */
+    orr_scene *scenes;      /* the scenes created on this host (a list through orr_scene.next) */
+    orr_engine *engine;     /* what orr_scene_engine returns; NULL for a GPU-less host */
+    bool matrix_f32;        /* ORR_MATRIX_FLOAT32: round world and view matrices */
+    uint32_t max_instances; /* thin instances per mesh the device can draw (0: no GPU, the CPU cap) */
+} orri_scene_host;
+
 struct orr_scene {
-    orri_ctx *ctx; /* the engine's context */
-    orri_engine_base *engine;
-    orr_scene *next; /* engine's scene list */
+    orri_ctx *ctx; /* the host's context */
+    orri_scene_host *host;
+    orr_scene *next; /* the host's scene list */
     char label[64];
     orr_color4 clear_color;
     orr_color3 ambient_color;
@@ -148,14 +158,8 @@ struct orr_scene {
     struct orr_instance_pool *pools; /* live hierarchy pools: destroyed with the scene */
 };
 
-/* Every engine struct starts with this (render module); the scene module
- * needs only the context and the scene list. */
-struct orri_engine_base {
-    orri_ctx ctx;
-    orr_scene *scenes;
-    bool matrix_f32;        /* ORR_MATRIX_FLOAT32: round world and view matrices */
-    uint32_t max_instances; /* thin instances per mesh the device can draw (0: no GPU, the CPU cap) */
-};
+/* Creates a scene on `host` (orr_scene_create is the engine's front for it). */
+orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, orr_scene **out);
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
 
@@ -163,7 +167,10 @@ static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->count
 void orri_scene_run_before_render(orr_scene *s);
 
 /* Lookups with misuse reporting: NULL when the handle is null, stale, or of
- * another kind (`what` names the calling function). */
+ * another kind (`what` names the calling function). Each lives in the file of
+ * what it looks up (node.c, material.c) on scene.c's lookup in one pool
+ * (`noun` names the handle in the message). */
+void *orri_scene_lookup(const orr_scene *s, const orri_pool *pool, uint32_t id, const char *noun, const char *what);
 orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what);
 orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind kind, const char *what);
 orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what);
@@ -187,7 +194,73 @@ uint64_t orri_camera_version(orr_scene *s, orri_node *cam);
 void orri_camera_node_moved(orri_node *cam);
 void orri_camera_node_rotated(orri_node *cam);
 uint32_t orri_scene_default_material(orr_scene *s);
+/* The material a mesh draws with: its own, or the scene default (may create
+ * it: take node pointers again afterwards); its id in *id. */
+orri_material *orri_mesh_material(orr_scene *s, const orri_node *n, uint32_t *id);
+/* The renderer's switch of a camera to or from eye-relative rendering (a
+ * change bumps the camera version). */
+void orri_camera_set_floating_origin(orr_scene *s, orri_node *cam, bool on);
 void orri_mesh_release(orr_scene *s, orri_node *n);
 void orri_material_release(orr_scene *s, orri_material *m);
+
+/* ---- Queries: how the renderer reads the scene (inline: per-frame paths,
+ * no allocation). Walks go over live nodes in slot order:
+ *     for (orri_node_iter it = orri_scene_meshes(s); orri_node_next(&it);)
+ *         draw(it.node, it.id);
+ * A node's slot (orri_scene_slot(id), 0 .. orri_scene_node_slots - 1) indexes
+ * per-node side tables; likewise for materials. Ids of the renderer's own
+ * records are looked up without misuse reports (NULL when gone). */
+typedef struct orri_node_iter {
+    const orri_pool *pool;
+    orri_node_kind kind;
+    bool visible_only; /* meshes: visible ones */
+    uint32_t slot, id; /* of `node`, after orri_node_next returned true */
+    orri_node *node;
+} orri_node_iter;
+
+/* Every node of `kind`. */
+static inline orri_node_iter orri_scene_nodes(const orr_scene *s, orri_node_kind kind) {
+    return (orri_node_iter){.pool = &s->nodes, .kind = kind, .slot = UINT32_MAX};
+}
+/* Visible meshes. */
+static inline orri_node_iter orri_scene_each_mesh(const orr_scene *s) {
+    orri_node_iter it = orri_scene_nodes(s, ORRI_NODE_MESH);
+    it.visible_only = true;
+    return it;
+}
+/* Lights, enabled or not. */
+static inline orri_node_iter orri_scene_lights(const orr_scene *s) { return orri_scene_nodes(s, ORRI_NODE_LIGHT); }
+
+static inline bool orri_node_next(orri_node_iter *it) {
+    const orri_pool *p = it->pool;
+    for (uint32_t i = it->slot + 1; i < p->capacity; i++) { /* UINT32_MAX + 1: slot 0 */
+        if (!p->live[i]) continue;
+        orri_node *n = (orri_node *)orri_pool_at(p, i);
+        if (n->kind != it->kind || (it->visible_only && !n->u.mesh.visible)) continue;
+        it->slot = i, it->id = orri_pool_id_at(p, i), it->node = n;
+        return true;
+    }
+    it->slot = p->capacity;
+    return false;
+}
+
+static inline uint32_t orri_scene_slot(uint32_t id) { return orri_pool_slot(id); }
+static inline uint32_t orri_scene_node_slots(const orr_scene *s) { return s->nodes.capacity; }
+static inline uint32_t orri_scene_node_count(const orr_scene *s) { return s->nodes.count; }
+static inline uint32_t orri_scene_material_slots(const orr_scene *s) { return s->materials.capacity; }
+static inline orri_node *orri_scene_node(const orr_scene *s, uint32_t id) {
+    return (orri_node *)orri_pool_get(&s->nodes, id);
+}
+static inline orri_material *orri_scene_material(const orr_scene *s, uint32_t id) {
+    return (orri_material *)orri_pool_get(&s->materials, id);
+}
+/* The active camera's node; NULL when there is none or it is not a camera. */
+static inline orri_node *orri_scene_active_camera(const orr_scene *s) {
+    orri_node *n = s->active_camera ? orri_scene_node(s, s->active_camera) : NULL;
+    return n && n->kind == ORRI_NODE_CAMERA ? n : NULL;
+}
+static inline orri_mesh *orri_node_mesh(orri_node *n) { return &n->u.mesh; }
+static inline orri_light *orri_node_light(orri_node *n) { return &n->u.light; }
+static inline orri_camera *orri_node_camera(orri_node *n) { return &n->u.camera; }
 
 #endif

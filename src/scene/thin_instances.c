@@ -298,7 +298,7 @@ static orr_result ensure_thin(orr_scene *s, orri_node *n, uint32_t cap, orri_thi
  * 16 or more) or grown by doubling. Nothing changes on failure. */
 static orr_result fit(orr_scene *s, orri_node *n, uint32_t need, orri_thin_instances **out, const char *what) {
     orri_thin_instances *t = n->u.mesh.thin;
-    uint32_t limit = s->engine->max_instances ? s->engine->max_instances : MAX_CAPACITY;
+    uint32_t limit = s->host->max_instances ? s->host->max_instances : MAX_CAPACITY;
     if (need > limit)
         return orri_fail(s->ctx, ORR_ERROR_LIMIT_REACHED,
                          "%s: %u instances on mesh '%s' is past the %u per mesh that this device can draw", what, need,

@@ -1,8 +1,8 @@
 /* cpu_scene.h — the one fixture for scene tests without a GPU.
  *
- * orr_scene_create takes an engine, but the scene module reads only the
- * engine's leading orri_engine_base (context, scene list, limits;
- * src/scene/scene_int.h). A test hands it a bare one, which also proves that
+ * A scene lives on a host (orri_scene_host: context, scene list, precision,
+ * limits; src/scene/scene_int.h), which the engine owns. A test builds a bare
+ * one and creates scenes on it with orri_scene_create, which also proves that
  * the scene module never touches the GPU:
  *
  *     static orr_cpu_host host;
@@ -16,7 +16,7 @@
 #include "scene/scene_int.h"
 
 typedef struct orr_cpu_host {
-    orri_engine_base base;
+    orri_scene_host host;
 } orr_cpu_host;
 
 /* Resets `host` (allocator, logger: NULL for the defaults) and creates a scene
@@ -24,9 +24,9 @@ typedef struct orr_cpu_host {
 static inline orr_scene *orr_cpu_scene(orr_cpu_host *host, const orr_allocator *allocator, const orr_logger *logger,
                                        const char *label) {
     memset(host, 0, sizeof *host);
-    orri_ctx_init(&host->base.ctx, allocator, logger);
+    orri_ctx_init(&host->host.ctx, allocator, logger);
     orr_scene *s = NULL;
-    if (orr_scene_create((orr_engine *)&host->base, &(orr_scene_desc){.label = label}, &s) != ORR_OK) return NULL;
+    if (orri_scene_create(&host->host, &(orr_scene_desc){.label = label}, &s) != ORR_OK) return NULL;
     return s;
 }
 
