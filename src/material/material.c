@@ -1,15 +1,57 @@
-/* material.c — material pool entries common to every family, and the
- * standard material (Babylon.js StandardMaterial parameters; the shading
+/* material.c — the material records' one owner: creation in the scene's
+ * pool, lookup, release (each record, and all of them with the scene), and
+ * the standard material (Babylon.js StandardMaterial parameters; the shading
  * itself is shaders/standard.frag). Changing parameters bumps `version`
  * (data: re-upload, no re-record); changing culling or blending bumps
  * `structure_version` (a different pipeline: re-record). */
 #include <stdio.h>
 #include <string.h>
 
-#include "scene/scene_int.h"
+#include "material/material_int.h"
 
 orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what) {
     return orri_scene_lookup(s, s ? &s->materials : NULL, id, "material", what);
+}
+
+void orri_shader_material_free(orr_scene *s, orri_shader_material *sm) {
+    if (!sm) return;
+    orri_free(&s->ctx->allocator, sm->vert_spv);
+    orri_free(&s->ctx->allocator, sm->frag_spv);
+    orri_free(&s->ctx->allocator, sm->inst_vert_spv);
+    orri_free(&s->ctx->allocator, sm);
+}
+
+static void release(orr_scene *s, orri_material *m) {
+    orri_shader_material_free(s, m->shader);
+    m->shader = NULL;
+}
+
+/* With the scene (its materials_release hook): the records and the pool. */
+static void release_all(orr_scene *s) {
+    for (uint32_t i = 0; i < s->materials.capacity; i++)
+        if (s->materials.live[i]) release(s, orri_pool_at(&s->materials, i));
+    orri_pool_deinit(&s->materials, &s->ctx->allocator);
+}
+
+uint32_t orri_material_alloc(orr_scene *s, orri_material_kind kind, const char *label, orri_shader_material *shader) {
+    if (!s->materials_release) { /* the first material: the pool starts here */
+        orri_pool_init(&s->materials, sizeof(orri_material));
+        s->materials_release = release_all;
+    }
+    orri_material *m;
+    uint32_t id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
+    if (!id) {
+        orri_shader_material_free(s, shader);
+        orri_fail(s->ctx, orri_pool_failure(&s->materials), "material create: %u materials (at most 65 535 per scene)",
+                  s->materials.count);
+        return 0;
+    }
+    m->kind = kind;
+    snprintf(m->label, sizeof m->label, "%s", label);
+    m->shader = shader;
+    m->version = orri_scene_next_version(s);
+    m->structure_version = orri_scene_next_version(s);
+    return id;
 }
 
 /* The one resolver of the desc: every optional set, Babylon.js defaults. */
@@ -41,18 +83,9 @@ orr_material orr_standard_material_create(orr_scene *s, const orr_standard_mater
         orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_standard_material_create: scene is NULL");
         return (orr_material){0};
     }
-    orri_material *m;
-    uint32_t id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
-    if (!id) {
-        orri_fail(s->ctx, orri_pool_failure(&s->materials), "material create: %u materials (at most 65 535 per scene)",
-                  s->materials.count);
-        return (orr_material){0};
-    }
-    m->kind = ORRI_MATERIAL_STANDARD;
-    snprintf(m->label, sizeof m->label, "%s", desc && desc->label ? desc->label : "standard material");
-    m->standard = resolve_standard(desc);
-    m->version = orri_scene_next_version(s);
-    m->structure_version = orri_scene_next_version(s);
+    uint32_t id =
+        orri_material_alloc(s, ORRI_MATERIAL_STANDARD, desc && desc->label ? desc->label : "standard material", NULL);
+    if (id) ((orri_material *)orri_pool_get(&s->materials, id))->standard = resolve_standard(desc);
     return (orr_material){id};
 }
 
@@ -82,13 +115,12 @@ uint32_t orri_scene_default_material(orr_scene *s) {
     return s->default_material;
 }
 
-void orri_material_release(orr_scene *s, orri_material *m) {
-    if (!m->shader) return;
-    orri_free(&s->ctx->allocator, m->shader->vert_spv);
-    orri_free(&s->ctx->allocator, m->shader->frag_spv);
-    orri_free(&s->ctx->allocator, m->shader->inst_vert_spv);
-    orri_free(&s->ctx->allocator, m->shader);
-    m->shader = NULL;
+orri_material *orri_material_of(orr_scene *s, const orri_node *mesh, uint32_t *id) {
+    uint32_t mid = mesh->u.mesh.material;
+    orri_material *m = orri_pool_get(&s->materials, mid);
+    if (!m) mid = orri_scene_default_material(s), m = orri_pool_get(&s->materials, mid);
+    if (id) *id = mid;
+    return m;
 }
 
 void orr_material_destroy(orr_scene *s, orr_material mat) {
@@ -96,7 +128,7 @@ void orr_material_destroy(orr_scene *s, orr_material mat) {
     if (!m) return;
     /* Meshes that still name it draw with the scene's default material from
      * the next frame on (core.h: destroying what is still referenced). */
-    orri_material_release(s, m);
+    release(s, m);
     orri_pool_free(&s->materials, mat.id);
     s->structure_version = orri_scene_next_version(s);
 }

@@ -141,26 +141,11 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
     sm->ignore_instance_colors = d->ignore_instance_colors;
     orr_result r = layout_uniforms(s, d, sm);
     if (r == ORR_OK) r = compile_stages(s, d, sm, label);
-    orri_material *m = NULL;
-    uint32_t id = 0;
-    if (r == ORR_OK) {
-        id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
-        if (!id)
-            r = orri_fail(s->ctx, orri_pool_failure(&s->materials),
-                          "material create: %u materials (at most 65 535 per scene)", s->materials.count);
-    }
     if (r != ORR_OK) {
-        orri_free(&s->ctx->allocator, sm->vert_spv);
-        orri_free(&s->ctx->allocator, sm->frag_spv);
-        orri_free(&s->ctx->allocator, sm->inst_vert_spv);
-        orri_free(&s->ctx->allocator, sm);
+        orri_shader_material_free(s, sm);
         return (orr_material){0};
     }
-    m->kind = ORRI_MATERIAL_SHADER;
-    snprintf(m->label, sizeof m->label, "%s", label);
-    m->shader = sm;
-    m->version = orri_scene_next_version(s);
-    m->structure_version = orri_scene_next_version(s);
+    uint32_t id = orri_material_alloc(s, ORRI_MATERIAL_SHADER, label, sm); /* owns sm, also on failure */
     return (orr_material){id};
 }
 

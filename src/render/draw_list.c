@@ -34,7 +34,7 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
     uint64_t h = orri_mix(0, orri_scene_node_slots(s));
     for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
         orri_node *n = it.node;
-        orri_material *m = orri_mesh_material(s, n, NULL);
+        orri_material *m = orri_material_of(s, n, NULL);
         h = orri_mix(h, it.id);
         h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
         h = orri_mix(h, (uint64_t)(uintptr_t)m);
@@ -125,7 +125,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         if (r != ORR_OK) return r;
     }
     uint32_t material;
-    orri_material *m = orri_mesh_material(s, n, &material);
+    orri_material *m = orri_material_of(s, n, &material);
     orri_draw d = {.node = id,
                    .material = material,
                    .index = sg->draw_count,

@@ -25,6 +25,7 @@
 #include "scene/thin_int.h"
 #include "scene/scene_int.h"
 #include "texture/texture_int.h"
+#include "material/material_int.h"
 
 _Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
 _Static_assert(sizeof(orri_gpu_scene) == 3 * 64 + 5 * 16 + 4 * 96, "scene layout");

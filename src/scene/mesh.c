@@ -33,7 +33,8 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
         orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_mesh_create: geometry is empty or has indices out of range");
         return (orr_mesh){0};
     }
-    if (desc->material.id && !orri_material_get(s, desc->material.id, "orr_mesh_create (material)"))
+    if (desc->material.id &&
+        !orri_scene_lookup(s, &s->materials, desc->material.id, "material", "orr_mesh_create (material)"))
         return (orr_mesh){0};
     orr_geometry copy;
     orr_result r = copy_geometry(desc->geometry, &s->ctx->allocator, &copy);
@@ -62,14 +63,6 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
     return (orr_mesh){id};
 }
 
-orri_material *orri_mesh_material(orr_scene *s, const orri_node *n, uint32_t *id) {
-    uint32_t mid = n->u.mesh.material;
-    orri_material *m = orri_pool_get(&s->materials, mid);
-    if (!m) mid = orri_scene_default_material(s), m = orri_pool_get(&s->materials, mid);
-    if (id) *id = mid;
-    return m;
-}
-
 void orri_mesh_release(orr_scene *s, orri_node *n) {
     if (n->kind != ORRI_NODE_MESH) return;
     orri_thin_release(s, n);
@@ -94,7 +87,9 @@ static orri_node *mesh(const orr_scene *s, orr_mesh m, const char *what) {
 
 void orr_mesh_set_material(orr_scene *s, orr_mesh mesh_h, orr_material material) {
     orri_node *n = mesh(s, mesh_h, "orr_mesh_set_material");
-    if (!n || (material.id && !orri_material_get(s, material.id, "orr_mesh_set_material (material)"))) return;
+    if (!n || (material.id &&
+               !orri_scene_lookup(s, &s->materials, material.id, "material", "orr_mesh_set_material (material)")))
+        return;
     n->u.mesh.material = material.id;
     n->u.mesh.version = orri_scene_next_version(s);
 }

@@ -20,7 +20,6 @@ orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, 
     s->clear_color = d.clear_color.set ? d.clear_color.value : (orr_color4){0.2, 0.2, 0.3, 1.0};
     s->ambient_color = d.ambient_color;
     orri_pool_init(&s->nodes, sizeof(orri_node));
-    orri_pool_init(&s->materials, sizeof(orri_material));
     orr_scene_set_fog(s, &d.fog);
     s->next = host->scenes;
     host->scenes = s;
@@ -35,10 +34,8 @@ void orr_scene_destroy(orr_scene *s) {
     if (s->render_state_release) s->render_state_release(s);
     for (uint32_t i = 0; i < s->nodes.capacity; i++)
         if (s->nodes.live[i]) orri_mesh_release(s, orri_pool_at(&s->nodes, i));
-    for (uint32_t i = 0; i < s->materials.capacity; i++)
-        if (s->materials.live[i]) orri_material_release(s, orri_pool_at(&s->materials, i));
+    if (s->materials_release) s->materials_release(s);
     orri_pool_deinit(&s->nodes, a);
-    orri_pool_deinit(&s->materials, a);
     for (orr_scene **p = &s->host->scenes; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;

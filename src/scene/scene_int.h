@@ -84,39 +84,9 @@ typedef struct orri_node {
     } u;
 } orri_node;
 
-typedef enum orri_material_kind { ORRI_MATERIAL_STANDARD = 1, ORRI_MATERIAL_SHADER } orri_material_kind;
-
-typedef struct orri_uniform_slot {
-    char name[64];
-    orr_uniform_type type;
-    uint32_t offset; /* std140 byte offset in the user block */
-    uint32_t count;  /* floats */
-    double value[16];
-} orri_uniform_slot;
-
-typedef struct orri_shader_material {
-    uint32_t *vert_spv, *frag_spv; /* owned SPIR-V */
-    uint32_t *inst_vert_spv;       /* thin-instance variant, or NULL */
-    size_t inst_vert_size;
-    bool ignore_instance_colors;
-    size_t vert_size, frag_size; /* bytes */
-    orri_uniform_slot uniforms[ORR_SHADER_MAX_UNIFORMS];
-    uint32_t uniform_count;
-    uint32_t user_block_size; /* bytes, std140, 0 = no block */
-    char texture_names[ORR_SHADER_MAX_TEXTURES][64];
-    orr_texture textures[ORR_SHADER_MAX_TEXTURES];
-    uint32_t texture_count;
-    bool back_face_culling, alpha_blend;
-} orri_shader_material;
-
-typedef struct orri_material {
-    orri_material_kind kind;
-    char label[64];
-    uint64_t version;           /* parameter changes (data) */
-    uint64_t structure_version; /* pipeline-affecting changes */
-    orr_standard_material_desc standard;
-    orri_shader_material *shader;
-} orri_material;
+/* Material records live in the scene's `materials` pool; their layout,
+ * creation, lookups and release belong to src/material (material_int.h). */
+typedef struct orri_material orri_material;
 
 #define ORRI_MAX_CALLBACKS 16
 
@@ -143,7 +113,7 @@ struct orr_scene {
     uint64_t counter;           /* version source */
     uint64_t structure_version; /* nodes/meshes added or removed, material swaps */
     orri_pool nodes;
-    orri_pool materials;
+    orri_pool materials; /* orri_material records, owned by src/material */
     uint32_t active_camera;
     uint32_t default_material;
     struct {
@@ -152,6 +122,9 @@ struct orr_scene {
         uint32_t serial; /* unique per registration: a pass calls only what is still registered */
     } callbacks[ORRI_MAX_CALLBACKS];
     uint32_t callback_count, callback_serial;
+    /* Releases every material record and the pool (set by src/material,
+     * which initialises the pool with the first material). */
+    void (*materials_release)(orr_scene *scene);
     /* Renderer state, owned by the render module (opaque here). */
     void *render_state;
     void (*render_state_release)(orr_scene *scene);
@@ -173,7 +146,6 @@ void orri_scene_run_before_render(orr_scene *s);
 void *orri_scene_lookup(const orr_scene *s, const orri_pool *pool, uint32_t id, const char *noun, const char *what);
 orri_node *orri_node_get(const orr_scene *s, uint32_t id, const char *what);
 orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind kind, const char *what);
-orri_material *orri_material_get(const orr_scene *s, uint32_t id, const char *what);
 /* Allocates a node of `kind` from a node desc; returns id or 0. */
 uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc *desc, orri_node **out);
 /* World matrix and version (recomputed lazily, recursively). */
@@ -193,15 +165,10 @@ uint64_t orri_camera_version(orr_scene *s, orri_node *cam);
  * camera's node makes the camera aim by that rotation. */
 void orri_camera_node_moved(orri_node *cam);
 void orri_camera_node_rotated(orri_node *cam);
-uint32_t orri_scene_default_material(orr_scene *s);
-/* The material a mesh draws with: its own, or the scene default (may create
- * it: take node pointers again afterwards); its id in *id. */
-orri_material *orri_mesh_material(orr_scene *s, const orri_node *n, uint32_t *id);
 /* The renderer's switch of a camera to or from eye-relative rendering (a
  * change bumps the camera version). */
 void orri_camera_set_floating_origin(orr_scene *s, orri_node *cam, bool on);
 void orri_mesh_release(orr_scene *s, orri_node *n);
-void orri_material_release(orr_scene *s, orri_material *m);
 
 /* ---- Queries: how the renderer reads the scene (inline: per-frame paths,
  * no allocation). Walks go over live nodes in slot order:
