@@ -81,26 +81,28 @@ static orr_result run_plugins(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, c
 
 /* ---- primary -------------------------------------------------------------------------- */
 
+/* An attachment's transition from whatever it held (its contents are
+ * cleared) to `layout`, after every earlier command. */
+static VkImageMemoryBarrier2 attachment(const orri_image *img, VkImageAspectFlags aspect, VkImageLayout layout,
+                                        VkPipelineStageFlags2 stage, VkAccessFlags2 access) {
+    return orri_barrier_image(img->image, aspect, VK_IMAGE_LAYOUT_UNDEFINED, layout,
+                              VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, stage, access);
+}
+
 static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
-    orri_barriers b = {.cmd = cmd};
-    orri_barriers_image(&b, orri_barrier_image(e->color.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                               VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
-                                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT));
+    const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    const VkImageLayout color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    orri_barriers b = {.cmd = cmd}; /* the two or three transitions in one call */
+    orri_barriers_image(&b, attachment(&e->color, VK_IMAGE_ASPECT_COLOR_BIT, color_layout, out,
+                                       VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT));
     orri_barriers_image(
-        &b, orri_barrier_image(
-                e->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
-                VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT));
+        &b, attachment(&e->depth, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                       VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT));
     if (e->msaa > 1)
-        orri_barriers_image(&b, orri_barrier_image(e->resolve.image, VK_IMAGE_ASPECT_COLOR_BIT,
-                                                   VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                                   VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0,
-                                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT));
-    orri_barriers_flush(&b); /* the three transitions in one call */
+        orri_barriers_image(&b, attachment(&e->resolve, VK_IMAGE_ASPECT_COLOR_BIT, color_layout, out,
+                                           VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT));
+    orri_barriers_flush(&b);
     /* Quantise the clear colour to the 8-bit target ourselves (round half up,
      * as WebGL/Babylon.js does): drivers differ on ties such as 0.3 · 255 =
      * 76.5 (lavapipe gives 76, SwiftShader and most GPUs 77). */
