@@ -115,14 +115,6 @@ uint32_t orri_scene_default_material(orr_scene *s) {
     return s->default_material;
 }
 
-orri_material *orri_material_of(orr_scene *s, const orri_node *mesh, uint32_t *id) {
-    uint32_t mid = mesh->u.mesh.material;
-    orri_material *m = orri_pool_get(&s->materials, mid);
-    if (!m) mid = orri_scene_default_material(s), m = orri_pool_get(&s->materials, mid);
-    if (id) *id = mid;
-    return m;
-}
-
 void orr_material_destroy(orr_scene *s, orr_material mat) {
     orri_material *m = orri_material_get(s, mat.id, "orr_material_destroy");
     if (!m) return;

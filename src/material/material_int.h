@@ -53,8 +53,15 @@ void orri_shader_material_free(orr_scene *s, orri_shader_material *sm);
 /* The scene's default standard material, created on first use. */
 uint32_t orri_scene_default_material(orr_scene *s);
 /* The material a mesh draws with: its own, or the scene default (may create
- * it: take material pointers again afterwards); its id in *id. */
-orri_material *orri_material_of(orr_scene *s, const orri_node *mesh, uint32_t *id);
+ * it: take material pointers again afterwards); its id in *id. Inline: the
+ * structure key asks it for every visible mesh every frame. */
+static inline orri_material *orri_material_of(orr_scene *s, const orri_node *mesh, uint32_t *id) {
+    uint32_t mid = mesh->u.mesh.material;
+    orri_material *m = (orri_material *)orri_pool_get(&s->materials, mid);
+    if (!m) mid = orri_scene_default_material(s), m = (orri_material *)orri_pool_get(&s->materials, mid);
+    if (id) *id = mid;
+    return m;
+}
 
 typedef enum orri_stage { ORRI_STAGE_VERTEX, ORRI_STAGE_FRAGMENT } orri_stage;
 
