@@ -16,16 +16,16 @@ static void plugin_release(orr_engine *e, orr_scene *s, void *state) {
         if (orri_texture_get(e, env->desc.ground_texture)) orr_texture_destroy(e, env->desc.ground_texture);
         if (orri_texture_get(e, env->desc.skybox_texture)) orr_texture_destroy(e, env->desc.skybox_texture);
     }
-    orri_free(&e->base.ctx.allocator, env);
+    orri_free(&e->host.ctx.allocator, env);
 }
 
 static orr_result check_textures(orr_engine *e, const orr_environment_desc *d) {
     orri_texture *g = d->ground_texture.id ? orri_texture_get(e, d->ground_texture) : NULL;
     orri_texture *k = d->skybox_texture.id ? orri_texture_get(e, d->skybox_texture) : NULL;
     if (d->ground_texture.id && (!g || g->image.layers != 1))
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "environment: ground_texture is stale or not 2D");
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "environment: ground_texture is stale or not 2D");
     if (d->skybox_texture.id && (!k || k->image.layers != 6))
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT,
                          "environment: skybox_texture is stale or not a cube");
     return ORR_OK;
 }
@@ -37,8 +37,8 @@ orr_result orr_environment_create(orr_scene *s, const orr_environment_desc *desc
     orr_environment_desc d = orri_environment_resolve(desc);
     orr_result r = check_textures(e, &d);
     if (r != ORR_OK) return r;
-    orr_environment *env = orri_alloc(&e->base.ctx.allocator, sizeof *env);
-    if (!env) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "environment");
+    orr_environment *env = orri_alloc(&e->host.ctx.allocator, sizeof *env);
+    if (!env) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "environment");
     env->scene = s, env->engine = e, env->desc = d;
     env->sizes = orri_environment_sizes(s, &d);
     env->root = orr_wpos_from_dvec3(env->sizes.root_position);

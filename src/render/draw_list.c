@@ -76,9 +76,9 @@ static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gp
         if (r != ORR_OK) break;
         const void *src = data[i];
         if (!src) { /* absent stream: zero normals/uvs, white colours */
-            fill = orri_alloc(&e->base.ctx.allocator, size);
+            fill = orri_alloc(&e->host.ctx.allocator, size);
             if (!fill) {
-                r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
+                r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
                 break;
             }
             if (i == 3)
@@ -86,7 +86,7 @@ static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gp
             src = fill;
         }
         r = orri_buffer_upload(gpu, batch, &g->streams[i], 0, src, size);
-        orri_free(&e->base.ctx.allocator, fill);
+        orri_free(&e->host.ctx.allocator, fill);
         fill = NULL;
     }
     bool small = v <= 65536;
@@ -97,11 +97,11 @@ static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gp
         r = orri_buffer_create(gpu, isize, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                ORRI_MEM_DEVICE, "mesh indices", &g->indices);
     if (r == ORR_OK && small) {
-        uint16_t *idx16 = orri_alloc(&e->base.ctx.allocator, isize);
-        if (!idx16) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
+        uint16_t *idx16 = orri_alloc(&e->host.ctx.allocator, isize);
+        if (!idx16) r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
         for (uint32_t k = 0; idx16 && k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
         if (idx16) r = orri_buffer_upload(gpu, batch, &g->indices, 0, idx16, isize);
-        orri_free(&e->base.ctx.allocator, idx16);
+        orri_free(&e->host.ctx.allocator, idx16);
     } else if (r == ORR_OK) {
         r = orri_buffer_upload(gpu, batch, &g->indices, 0, geo->indices, isize);
     }
@@ -135,7 +135,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
     orri_thin_instances *t = orri_thin_of(n);
     if (t) {
         d.thin = orri_thin_gpu_of(e, s, n);
-        if (!d.thin) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin-instance GPU state");
+        if (!d.thin) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin-instance GPU state");
         orr_result r = orri_thin_gpu_realloc(e, d.thin, t);
         if (r != ORR_OK) return r;
     }
@@ -145,7 +145,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         if (r != ORR_OK) return r;
         g->material = d.material;
         if (d.thin && !g->pipeline_inst) {
-            orri_misuse(&e->base.ctx, ORR_MSG_IMPOSSIBLE_OPTION,
+            orri_misuse(&e->host.ctx, ORR_MSG_IMPOSSIBLE_OPTION,
                         "mesh '%s' has thin instances but shader material '%s' was "
                         "created without .thin_instances: drawn once, without its instances",
                         n->label, m->label);
@@ -203,14 +203,14 @@ static void link_lod_pairs(orri_scene_gpu *sg, orr_scene *s) {
 }
 
 orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
-    const orr_allocator *a = &e->base.ctx.allocator;
+    const orr_allocator *a = &e->host.ctx.allocator;
     if (!grow_array(a, (void **)&sg->meshes, &sg->mesh_cap, orri_scene_node_slots(s), sizeof *sg->meshes) ||
         !grow_array(a, (void **)&sg->shaders, &sg->shader_cap, orri_scene_material_slots(s), sizeof *sg->shaders) ||
         !grow_array(a, (void **)&sg->draws, &sg->draw_cap, orri_scene_node_count(s) + 1, sizeof *sg->draws))
-        return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw list");
+        return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw list");
     uint32_t order_cap = sg->draw_cap;
     uint32_t *order = orri_realloc(a, sg->order, (size_t)order_cap * sizeof *order);
-    if (!order) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw order");
+    if (!order) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw order");
     sg->order = order;
     /* Release GPU copies of meshes and shader materials that are gone. */
     for (uint32_t i = 0; i < sg->mesh_cap; i++)

@@ -18,7 +18,7 @@ static _Thread_local char create_error[1024];
 
 const char *orr_engine_last_error(const orr_engine *e) {
     if (!e) return create_error;
-    return e->base.ctx.last_error;
+    return e->host.ctx.last_error;
 }
 
 static bool env_on(const char *name) {
@@ -115,15 +115,15 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
         snprintf(create_error, sizeof create_error, "ORR_ERROR_OUT_OF_HOST_MEMORY: engine");
         return ORR_ERROR_OUT_OF_HOST_MEMORY;
     }
-    orri_ctx_init(&e->base.ctx, &d.allocator, &d.logger);
+    orri_ctx_init(&e->host.ctx, &d.allocator, &d.logger);
     e->stats.instances_visible_frame = ORR_FRAME_NONE;
-    orr_result r = validate_desc(&d, &e->base.ctx);
+    orr_result r = validate_desc(&d, &e->host.ctx);
     e->width = d.width ? d.width : 1280;
     e->height = d.height ? d.height : 720;
     e->msaa = d.msaa ? d.msaa : 4;
     e->lw = d.floating_origin;
-    e->base.engine = e;
-    e->base.matrix_f32 = d.matrix_precision == ORR_MATRIX_FLOAT32;
+    e->host.engine = e;
+    e->host.matrix_f32 = d.matrix_precision == ORR_MATRIX_FLOAT32;
     bool validation =
         d.validation == ORR_VALIDATION_ON || (d.validation == ORR_VALIDATION_DEFAULT && env_on("ORR_VALIDATION"));
     orri_gpu_desc gd = {
@@ -133,14 +133,14 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
         .on_validation = d.on_validation_message,
         .validation_user = d.validation_user,
     };
-    if (r == ORR_OK) r = orri_gpu_init(&e->gpu, &e->base.ctx, &gd);
-    if (r == ORR_OK) e->base.max_instances = max_instances(&e->gpu);
+    if (r == ORR_OK) r = orri_gpu_init(&e->gpu, &e->host.ctx, &gd);
+    if (r == ORR_OK) e->host.max_instances = max_instances(&e->gpu);
     if (r == ORR_OK) r = orri_target_create(e);
-    if (r == ORR_OK) r = orri_textures_init(e, &e->gpu, &e->base.ctx);
+    if (r == ORR_OK) r = orri_textures_init(e, &e->gpu, &e->host.ctx);
     if (r == ORR_OK) r = orri_pipelines_init(e);
     if (r == ORR_OK && d.gpu_timing) r = orri_frame_timing_init(&e->gpu);
     if (r != ORR_OK) {
-        memcpy(create_error, e->base.ctx.last_error, sizeof create_error);
+        memcpy(create_error, e->host.ctx.last_error, sizeof create_error);
         orr_engine_destroy(e);
         return r;
     }
@@ -151,7 +151,7 @@ orr_result orr_engine_create(const orr_engine_desc *desc, orr_engine **out) {
 void orr_engine_destroy(orr_engine *e) {
     if (!e) return;
     if (e->gpu.device) vkDeviceWaitIdle(e->gpu.device);
-    while (e->base.scenes) orr_scene_destroy(e->base.scenes);
+    while (e->host.scenes) orr_scene_destroy(e->host.scenes);
     if (e->gpu.device) {
         orri_textures_deinit(e);
         orri_pipelines_deinit(e);
@@ -161,7 +161,7 @@ void orr_engine_destroy(orr_engine *e) {
         orri_image_destroy_now(&e->gpu, &e->color);
     }
     orri_gpu_deinit(&e->gpu);
-    orr_allocator al = e->base.ctx.allocator;
+    orr_allocator al = e->host.ctx.allocator;
     orri_free(&al, e);
 }
 
@@ -172,7 +172,7 @@ orr_result orr_scene_create(orr_engine *engine, const orr_scene_desc *desc, orr_
         orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_scene_create: engine is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
-    return orri_scene_create(&engine->base, desc, out);
+    return orri_scene_create(&engine->host, desc, out);
 }
 
 orr_device_info orr_engine_device_info(const orr_engine *e) {
@@ -185,7 +185,7 @@ orr_device_info orr_engine_device_info(const orr_engine *e) {
     info.is_cpu = e->gpu.props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     info.validation = e->gpu.validation;
     info.msaa = e->msaa, info.width = e->width, info.height = e->height;
-    info.max_instances_per_mesh = e->base.max_instances;
+    info.max_instances_per_mesh = e->host.max_instances;
     return info;
 }
 
@@ -205,11 +205,11 @@ orr_stats orr_query_stats(const orr_engine *e) {
 
 orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
     if (!e || !s) {
-        orri_misuse(e ? &e->base.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_engine_render: engine or scene is NULL");
+        orri_misuse(e ? &e->host.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_engine_render: engine or scene is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
-    if (s->host != &e->base) {
-        orri_misuse(&e->base.ctx, ORR_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine",
+    if (s->host != &e->host) {
+        orri_misuse(&e->host.ctx, ORR_MSG_INVALID_HANDLE, "orr_engine_render: scene '%s' belongs to another engine",
                     s->label);
         return ORR_ERROR_INVALID_HANDLE;
     }
@@ -241,11 +241,11 @@ orr_result orr_engine_read_pixels(orr_engine *e, uint8_t *rgba, uint64_t size) {
     if (!e || !rgba) return ORR_ERROR_INVALID_ARGUMENT;
     uint64_t need = (uint64_t)e->width * e->height * 4;
     if (size < need)
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: need %llu bytes",
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: need %llu bytes",
                          (unsigned long long)need);
-    if (e->gpu.device_lost) return orri_fail(&e->base.ctx, ORR_ERROR_DEVICE_LOST, "read_pixels: the device was lost");
+    if (e->gpu.device_lost) return orri_fail(&e->host.ctx, ORR_ERROR_DEVICE_LOST, "read_pixels: the device was lost");
     if (!e->frame_valid)
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: nothing rendered yet");
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "read_pixels: nothing rendered yet");
     orr_result r = orri_gpu_wait_idle(&e->gpu);
     if (r != ORR_OK) return r;
     VkCommandBuffer cmd;
@@ -283,21 +283,21 @@ static bool png_name(const char *path) {
 
 orr_result orr_engine_save_png(orr_engine *e, const char *path) {
     if (!e) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_engine_save_png: engine is NULL");
-    if (!path) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_engine_save_png: path is NULL");
+    if (!path) return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "orr_engine_save_png: path is NULL");
     /* It writes PNG and nothing else: a name that says otherwise is refused
      * rather than filled with bytes of another format. */
     if (!png_name(path))
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT,
                          "orr_engine_save_png: '%s' does not end in .png (only PNG is written)", path);
     size_t n = (size_t)e->width * e->height;
-    uint8_t *rgba = orri_alloc(&e->base.ctx.allocator, n * 4);
-    if (!rgba) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "save_png");
+    uint8_t *rgba = orri_alloc(&e->host.ctx.allocator, n * 4);
+    if (!rgba) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "save_png");
     orr_result r = orr_engine_read_pixels(e, rgba, n * 4);
     if (r == ORR_OK) {
         for (size_t i = 0; i < n; i++) memmove(rgba + i * 3, rgba + i * 4, 3); /* drop alpha, in place */
         if (!stbi_write_png(path, (int)e->width, (int)e->height, 3, rgba, (int)e->width * 3))
-            r = orri_fail(&e->base.ctx, ORR_ERROR_IO, "cannot write %s", path);
+            r = orri_fail(&e->host.ctx, ORR_ERROR_IO, "cannot write %s", path);
     }
-    orri_free(&e->base.ctx.allocator, rgba);
+    orri_free(&e->host.ctx.allocator, rgba);
     return r;
 }

@@ -77,11 +77,11 @@ orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_inst
     /* New buffers: everything up to the capacity is uploaded once. Without a
      * CPU colour stream the colours are white. */
     if (!t->colors) {
-        float *white = orri_alloc(&e->base.ctx.allocator, (size_t)cap * 16);
-        if (!white) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance colours");
+        float *white = orri_alloc(&e->host.ctx.allocator, (size_t)cap * 16);
+        if (!white) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance colours");
         for (size_t i = 0; i < (size_t)cap * 4; i++) white[i] = 1.0f;
         r = orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &g->colors, 0, white, (VkDeviceSize)cap * 16);
-        orri_free(&e->base.ctx.allocator, white);
+        orri_free(&e->host.ctx.allocator, white);
         if (r != ORR_OK) return r;
     }
     if (t->count) {
@@ -168,10 +168,10 @@ static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_insta
         nranges = 0; /* done */
     }
     if (nranges) {
-        VkBufferCopy *regions = orri_alloc(&e->base.ctx.allocator, nranges * sizeof *regions);
+        VkBufferCopy *regions = orri_alloc(&e->host.ctx.allocator, nranges * sizeof *regions);
         VkDeviceSize staged = 0;
         void *ptr = NULL;
-        if (!regions) r = orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance upload regions");
+        if (!regions) r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance upload regions");
         if (r == ORR_OK) r = orri_staging_alloc(&e->gpu, total, &staged, &ptr);
         for (uint32_t k = 0, c2 = 0; r == ORR_OK && orri_thin_dirty_next(t, stream, &c2, &range); k++) {
             VkDeviceSize off = (VkDeviceSize)range.begin * stride,
@@ -186,7 +186,7 @@ static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_insta
             e->gpu.bytes_uploaded_total += total;
             *bytes += total;
         }
-        orri_free(&e->base.ctx.allocator, regions);
+        orri_free(&e->host.ctx.allocator, regions);
         if (r != ORR_OK) return r;
     }
     orri_thin_dirty_clear(t, stream);
@@ -198,15 +198,15 @@ static orr_result upload_positions(orr_engine *e, orri_thin_gpu *g, orri_thin_in
                                    uint64_t *bytes) {
     size_t size = (size_t)t->count * 32;
     if (!size) return ORR_OK;
-    float *ds = orri_alloc(&e->base.ctx.allocator, size);
-    if (!ds) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance positions");
+    float *ds = orri_alloc(&e->host.ctx.allocator, size);
+    if (!ds) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance positions");
     for (uint32_t i = 0; i < t->count; i++)
         for (int k = 0; k < 3; k++) {
             orr_ds v = orr_ds_split(t->positions[3 * i + k]);
             ds[8 * i + k] = v.hi, ds[8 * i + 4 + k] = v.lo;
         }
     orr_result r = orri_buffer_upload(&e->gpu, cmd, &g->positions, 0, ds, size);
-    orri_free(&e->base.ctx.allocator, ds);
+    orri_free(&e->host.ctx.allocator, ds);
     *bytes += size;
     return r;
 }

@@ -134,8 +134,8 @@ orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
     if (r == ORR_OK && (stale || !same_order(sg, sl))) {
         r = record_pass(e, sg, s, sl, slot_index, sl->transparent, true);
         uint32_t *o =
-            orri_realloc(&e->base.ctx.allocator, sl->transparent_order, (sg->transparent_count + 1) * sizeof *o);
-        if (!o) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "transparent order");
+            orri_realloc(&e->host.ctx.allocator, sl->transparent_order, (sg->transparent_count + 1) * sizeof *o);
+        if (!o) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "transparent order");
         memcpy(o, sg->order, sg->transparent_count * sizeof *o);
         sl->transparent_order = o, sl->transparent_count = sg->transparent_count;
         e->stats.records++;

@@ -43,10 +43,7 @@ typedef struct orri_std_pipeline {
 } orri_std_variant;
 
 struct orr_engine {
-    /* What the scene module sees of the engine: context, scene list,
-     * precision, limits (named `base` still: the texture code, moving to
-     * src/texture, reads e->base.ctx). */
-    orri_scene_host base;
+    orri_scene_host host; /* what the scene module sees: context, scene list, precision, limits */
     orri_gpu gpu;
     const orr_large_world_module *lw; /* floating origin; NULL = off */
     uint32_t width, height, msaa;

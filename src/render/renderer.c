@@ -20,10 +20,10 @@ orr_result orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_
     orr_result r = orri_scene_gpu_get(e, s, &sg);
     if (r != ORR_OK) return r;
     if (sg->plugin_count == ORRI_MAX_PLUGINS)
-        return orri_fail(&e->base.ctx, ORR_ERROR_LIMIT_REACHED, "%s: scene '%s' has %d render passes already", p->name,
+        return orri_fail(&e->host.ctx, ORR_ERROR_LIMIT_REACHED, "%s: scene '%s' has %d render passes already", p->name,
                          s->label, ORRI_MAX_PLUGINS);
-    orri_render_plugin *np = orri_alloc(&e->base.ctx.allocator, sizeof *np);
-    if (!np) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: render pass", p->name);
+    orri_render_plugin *np = orri_alloc(&e->host.ctx.allocator, sizeof *np);
+    if (!np) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: render pass", p->name);
     *np = *p;
     VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                       .commandPool = sg->cmd_pool,
@@ -35,7 +35,7 @@ orr_result orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_
         if (r != ORR_OK) {
             for (uint32_t k = 0; k < i; k++)
                 vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, np->cmds[k]);
-            orri_free(&e->base.ctx.allocator, np);
+            orri_free(&e->host.ctx.allocator, np);
             return r;
         }
     }
@@ -53,7 +53,7 @@ void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p
         if (p->release) p->release(e, s, p->state);
         for (uint32_t k = 0; k < e->gpu.frame_count; k++)
             vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, p->cmds[k]);
-        orri_free(&e->base.ctx.allocator, p);
+        orri_free(&e->host.ctx.allocator, p);
         sg->plugins[i] = sg->plugins[--sg->plugin_count];
         return;
     }
@@ -142,7 +142,7 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
 
 static orr_result frame_view_of(orr_engine *e, orr_scene *s, orri_view *fv) {
     orri_node *cam = orri_scene_active_camera(s);
-    if (!cam) return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT, "scene '%s' has no active camera", s->label);
+    if (!cam) return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "scene '%s' has no active camera", s->label);
     fv->camera = cam;
     fv->fo = orri_node_camera(cam)->use_floating_origin;
     fv->eye_w = orri_camera_wpos(s, cam);

@@ -23,7 +23,7 @@ void orri_scene_gpu_release(orr_scene *s) {
     orri_scene_gpu *sg = s->render_state;
     if (!sg) return;
     orr_engine *e = sg->engine;
-    const orr_allocator *a = &e->base.ctx.allocator;
+    const orr_allocator *a = &e->host.ctx.allocator;
     vkDeviceWaitIdle(e->gpu.device);
     for (uint32_t i = 0; i < sg->plugin_count; i++) {
         orri_render_plugin *p = sg->plugins[i];
@@ -86,8 +86,8 @@ static orr_result create_slot(orr_engine *e, orri_scene_gpu *sg, uint32_t i) {
 
 orr_result orri_scene_gpu_get(orr_engine *e, orr_scene *s, orri_scene_gpu **out) {
     if (s->render_state) return *out = s->render_state, ORR_OK;
-    orri_scene_gpu *sg = orri_alloc(&e->base.ctx.allocator, sizeof *sg);
-    if (!sg) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "scene GPU state");
+    orri_scene_gpu *sg = orri_alloc(&e->host.ctx.allocator, sizeof *sg);
+    if (!sg) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "scene GPU state");
     sg->engine = e;
     s->render_state = sg;
     s->render_state_release = orri_scene_gpu_release;

@@ -150,7 +150,7 @@ static void write_slot_sets(orr_engine *e, orri_slot *sl) {
 
 orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
     uint32_t need = sg->draw_count ? sg->draw_count : 1;
-    const orr_allocator *a = &e->base.ctx.allocator;
+    const orr_allocator *a = &e->host.ctx.allocator;
     if (sl->object_capacity >= need && sl->objects.buffer) return ORR_OK;
     uint32_t cap = sl->object_capacity ? sl->object_capacity : 64;
     while (cap < need) cap *= 2;
@@ -179,7 +179,7 @@ orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slo
         orri_buffer_destroy_now(&e->gpu, &sys);
         orri_buffer_destroy_now(&e->gpu, &indirect);
         orri_buffer_destroy_now(&e->gpu, &params);
-        return r != ORR_OK ? r : orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "upload keys");
+        return r != ORR_OK ? r : orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "upload keys");
     }
     orri_buffer_destroy_deferred(&e->gpu, &sl->objects);
     orri_buffer_destroy_deferred(&e->gpu, &sl->sys);

@@ -64,7 +64,7 @@ static int glfw_users; /* windows alive; see the invariants */
 /* Must match the surface extensions device.c's create_instance enables. */
 static const char *const SURFACE_EXTS[] = {"VK_KHR_surface", "VK_KHR_xcb_surface", "VK_KHR_xlib_surface"};
 
-static orri_ctx *ctx_of(orr_window *w) { return &w->engine->base.ctx; }
+static orri_ctx *ctx_of(orr_window *w) { return &w->engine->host.ctx; }
 
 static const char *glfw_error(void) {
     const char *text = NULL;
@@ -343,18 +343,18 @@ static orr_result create_swapchain(orr_window *w) {
 
 orr_result orr_window_create(orr_engine *e, const orr_window_desc *desc, orr_window **out) {
     if (!out || !e) {
-        orri_misuse(e ? &e->base.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_window_create: engine or out is NULL");
+        orri_misuse(e ? &e->host.ctx : NULL, ORR_MSG_NULL_CONTEXT, "orr_window_create: engine or out is NULL");
         return ORR_ERROR_INVALID_HANDLE;
     }
     *out = NULL;
     orr_window_desc d = desc ? *desc : (orr_window_desc){0};
     if (d.width > 16384 || d.height > 16384)
-        return orri_fail(&e->base.ctx, ORR_ERROR_INVALID_ARGUMENT,
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT,
                          "orr_window_create: size %ux%u is larger than "
                          "16384",
                          d.width, d.height);
-    orr_window *w = orri_alloc(&e->base.ctx.allocator, sizeof *w);
-    if (!w) return orri_fail(&e->base.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_window_create");
+    orr_window *w = orri_alloc(&e->host.ctx.allocator, sizeof *w);
+    if (!w) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_window_create");
     w->engine = e;
     snprintf(w->label, sizeof w->label, "%s", d.label ? d.label : "window");
     orr_result r = open_glfw(w, &d);

@@ -8,7 +8,7 @@
 orr_result orr_window_create(orr_engine *e, const orr_window_desc *desc, orr_window **out) {
     if (out) *out = NULL;
     if (!e) return ORR_ERROR_INVALID_HANDLE;
-    return orri_fail(&e->base.ctx, ORR_ERROR_UNSUPPORTED,
+    return orri_fail(&e->host.ctx, ORR_ERROR_UNSUPPORTED,
                      "orr_window_create: this build of Orrery has no window support (built without GLFW)");
 }
 
