@@ -14,24 +14,12 @@
 
 /* ---- structure: draw list ---------------------------------------------------- */
 
-/* The textures a material binds, each only while it is live: destroying one
- * changes the key, so the draws are rebuilt (white fallback) and re-recorded
- * before a command buffer naming the destroyed one is submitted again. */
-static uint64_t textures_key(orr_engine *e, const orri_material *m, uint64_t h) {
-    if (m->kind == ORRI_MATERIAL_STANDARD) {
-        uint32_t tex = m->standard.diffuse_texture.id;
-        return orri_mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
-    }
-    for (uint32_t i = 0; m->shader && i < m->shader->texture_count; i++) {
-        uint32_t tex = m->shader->textures[i].id;
-        h = orri_mix(h, orri_texture_get(e, (orr_texture){tex}) ? tex : 0);
-    }
-    return h;
-}
-
 uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
     orri_scene_default_material(s); /* may allocate: before taking pointers */
-    uint64_t h = orri_mix(0, orri_scene_node_slots(s));
+    /* A destroyed texture changes the key, so the draws are rebuilt (white
+     * fallback) and re-recorded before a command buffer naming it is
+     * submitted again; one counter, not a lookup per draw. */
+    uint64_t h = orri_mix(orri_engine_textures(e)->destroyed, orri_scene_node_slots(s));
     for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
         orri_node *n = it.node;
         orri_material *m = orri_material_of(s, n, NULL);
@@ -39,7 +27,6 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
         h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
         h = orri_mix(h, (uint64_t)(uintptr_t)m);
         h = orri_mix(h, m->structure_version);
-        h = textures_key(e, m, h);
         orri_thin_instances *t = orri_thin_of(n);
         if (t) /* growth, pairing, planetary positions */
             h = orri_mix(orri_mix(orri_mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),

@@ -133,6 +133,7 @@ void orri_texture_entry_free(orr_engine *e, uint32_t id, bool deferred) {
         orri_image_destroy_now(ts->gpu, &t->image);
     }
     if (!t->internal) ts->live--;
+    ts->destroyed++;
     memset(t, 0, sizeof *t);
     orri_pool_free(&ts->pool, id);
 }

@@ -36,6 +36,7 @@ typedef struct orri_texture_store {
     VkDescriptorPool set_pool;        /* ORRI_TEXTURE_SETS sets, FREE_DESCRIPTOR_SET */
     uint32_t sets;                    /* allocated from set_pool and not yet freed (queued ones too) */
     orr_texture white, white_cube;    /* 1×1 white fallbacks (2D, cube) */
+    uint64_t destroyed;               /* textures freed so far: part of the renderer's structure key */
 } orri_texture_store;
 
 /* Descriptor sets: every live texture, the fallback, and as many destroyed
