@@ -96,9 +96,9 @@ bool orr_opt_bool_or(orr_opt_bool o, bool fallback);
  * (a mesh whose material is destroyed draws with the default material, a
  * material whose texture is destroyed samples white, an environment without
  * its texture draws its plain colour) and GPU memory is freed when the frames
- * in flight that used it have finished. Textures, materials and meshes never
- * wait for the device; destroying a scene or an environment still does
- * (docs/decisions.md 31).
+ * in flight that used it have finished. Textures, materials, meshes and
+ * environments never wait for the device; destroying a scene (or an engine)
+ * does (docs/decisions.md 31).
  *
  * Errors, three tiers. Internal invariants are asserted (debug builds).
  * API misuse is reported through the logger with an orr_msg id and changes

@@ -149,8 +149,10 @@ orr_environment_sizes orr_environment_compute_sizes(orr_scene *scene, const orr_
  * holds at most 4 render plugins (environments): a fifth fails with
  * ORR_ERROR_LIMIT_REACHED and changes nothing. */
 orr_result orr_environment_create(orr_scene *scene, const orr_environment_desc *desc, orr_environment **out);
-/* Removes it from its scene. NULL is ignored. Destroying the scene destroys
- * its environment (the pointer is then dangling). */
+/* Removes it from its scene from the next frame on, without waiting for the
+ * device (its GPU objects are freed once the frames in flight finish). NULL is
+ * ignored. Destroying the scene destroys its environment (the pointer is then
+ * dangling). */
 void orr_environment_destroy(orr_environment *env);
 orr_environment_sizes orr_environment_get_sizes(const orr_environment *env);
 /* Moves the root (e.g. after the scene changed); float64 world position. */

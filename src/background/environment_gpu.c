@@ -153,11 +153,17 @@ orr_result orri_environment_gpu_init(orr_environment *env) {
 void orri_environment_gpu_release(orr_environment *env) {
     orr_engine *e = env->engine;
     VkDevice d = e->gpu.device;
-    vkDeviceWaitIdle(d);
-    if (env->sky_pipeline) vkDestroyPipeline(d, env->sky_pipeline, NULL), e->pipeline_count--;
-    if (env->ground_pipeline) vkDestroyPipeline(d, env->ground_pipeline, NULL), e->pipeline_count--;
-    for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++) orri_buffer_destroy_now(&e->gpu, &env->ubo[i]);
-    if (env->pool) vkDestroyDescriptorPool(d, env->pool, NULL);
+    /* Frames in flight may still draw with these: pipelines, uniform buffers
+     * and the descriptor pool wait in the delete queue. Layouts are only read
+     * while recording, so they go now. */
+    VkPipeline pipes[2] = {env->sky_pipeline, env->ground_pipeline};
+    for (int i = 0; i < 2; i++)
+        if (pipes[i])
+            orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = pipes[i]}),
+                e->pipeline_count--;
+    for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++) orri_buffer_destroy_deferred(&e->gpu, &env->ubo[i]);
+    if (env->pool)
+        orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_POOL, .u.pool = env->pool});
     if (env->layout) vkDestroyPipelineLayout(d, env->layout, NULL);
     if (env->set_layout) vkDestroyDescriptorSetLayout(d, env->set_layout, NULL);
 }

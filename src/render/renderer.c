@@ -49,10 +49,16 @@ void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p
     if (!sg || !p) return;
     for (uint32_t i = 0; i < sg->plugin_count; i++) {
         if (sg->plugins[i] != p) continue;
-        vkDeviceWaitIdle(e->gpu.device); /* its secondaries may be in flight */
+        /* Frames in flight may still execute its secondaries: the module's
+         * objects and the secondaries go through the delete queue (the
+         * scene's release runs the queue before destroying cmd_pool). */
         if (p->release) p->release(e, s, p->state);
-        for (uint32_t k = 0; k < e->gpu.frame_count; k++)
-            vkFreeCommandBuffers(e->gpu.device, sg->cmd_pool, ORRI_STAGE_COUNT, p->cmds[k]);
+        for (uint32_t k = 0; k < e->gpu.frame_count; k++) {
+            orri_delete_item it = {.kind = ORRI_DEL_CMD_BUFFERS,
+                                   .u.cmd = {.pool = sg->cmd_pool, .count = ORRI_STAGE_COUNT}};
+            memcpy(it.u.cmd.cmds, p->cmds[k], sizeof p->cmds[k]);
+            orri_delete_push(&e->gpu, &it);
+        }
         orri_free(&e->host.ctx.allocator, p);
         sg->plugins[i] = sg->plugins[--sg->plugin_count];
         return;
