@@ -24,25 +24,31 @@ static bool ends_with(const char *s, const char *end) {
     return n > k && strcmp(s + n - k, end) == 0;
 }
 
-orr_result orr_texture_load_file(orr_engine *e, const char *path, const orr_texture_desc *desc, orr_texture *out) {
-    if (out) *out = (orr_texture){0};
-    if (!e || !path || !out) return orri_texture_null_args(e, "orr_texture_load_file", "engine, path or out");
+/* One file (ext NULL: `name` is the path) or six faces `<name>_px<ext>` ...
+ * through the image module, then the one creation path. */
+static orr_result load(orr_engine *e, const char *what, const orr_texture_desc *desc, const char *name, const char *ext,
+                       orr_texture *out) {
     orri_ctx *ctx = orri_engine_textures(e)->ctx;
     orr_texture_desc d;
-    orr_result r = file_desc(ctx, "orr_texture_load_file", desc, path, &d);
+    orr_result r = file_desc(ctx, what, desc, name, &d);
     if (r != ORR_OK) return r;
     char err[512] = "";
+    orr_image_load_desc ld = {.allocator = ctx->allocator, .error_buffer = err, .error_buffer_size = sizeof err};
     orr_image_data img;
-    r = orr_image_load_file(
-        &(orr_image_load_desc){.allocator = ctx->allocator, .error_buffer = err, .error_buffer_size = sizeof err}, path,
-        &img);
+    r = ext ? orr_image_load_cube_files(&ld, name, ext, &img) : orr_image_load_file(&ld, name, &img);
     if (r != ORR_OK) return orri_fail(ctx, r, "%s", err);
     d.image = &img;
     /* A Radiance .hdr file is a panorama: a cube of height / 2 texels. */
-    if (ends_with(path, ".hdr") && img.faces == 1) d.equirect = true;
+    if (!ext && ends_with(name, ".hdr") && img.faces == 1) d.equirect = true;
     r = orr_texture_create(e, &d, out);
     orr_image_free(&img);
     return r;
+}
+
+orr_result orr_texture_load_file(orr_engine *e, const char *path, const orr_texture_desc *desc, orr_texture *out) {
+    if (out) *out = (orr_texture){0};
+    if (!e || !path || !out) return orri_texture_null_args(e, "orr_texture_load_file", "engine, path or out");
+    return load(e, "orr_texture_load_file", desc, path, NULL, out);
 }
 
 orr_result orr_texture_load_cube_faces(orr_engine *e, const char *prefix, const char *ext, const orr_texture_desc *desc,
@@ -50,18 +56,5 @@ orr_result orr_texture_load_cube_faces(orr_engine *e, const char *prefix, const 
     if (out) *out = (orr_texture){0};
     if (!e || !prefix || !ext || !out)
         return orri_texture_null_args(e, "orr_texture_load_cube_faces", "engine, prefix, ext or out");
-    orri_ctx *ctx = orri_engine_textures(e)->ctx;
-    orr_texture_desc d;
-    orr_result r = file_desc(ctx, "orr_texture_load_cube_faces", desc, prefix, &d);
-    if (r != ORR_OK) return r;
-    char err[512] = "";
-    orr_image_data img;
-    r = orr_image_load_cube_files(
-        &(orr_image_load_desc){.allocator = ctx->allocator, .error_buffer = err, .error_buffer_size = sizeof err},
-        prefix, ext, &img);
-    if (r != ORR_OK) return orri_fail(ctx, r, "%s", err);
-    d.image = &img;
-    r = orr_texture_create(e, &d, out);
-    orr_image_free(&img);
-    return r;
+    return load(e, "orr_texture_load_cube_faces", desc, prefix, ext, out);
 }

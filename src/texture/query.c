@@ -66,23 +66,14 @@ orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t f
     vkDeviceWaitIdle(gpu->device);
     r = orri_immediate_begin(gpu, &cmd);
     if (r == ORR_OK) {
-        VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, face, 1};
-        VkImageMemoryBarrier2 b = {
-            .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
-            .srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
-            .srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT,
-            .dstStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-            .dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT,
-            .oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-            .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-            .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-            .image = t->image.image,
-            .subresourceRange = range,
-        };
-        VkDependencyInfo di = {
-            .sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .imageMemoryBarrierCount = 1, .pImageMemoryBarriers = &b};
-        vkCmdPipelineBarrier2(cmd, &di);
+        orri_barriers bs = {.cmd = cmd};
+        VkImageMemoryBarrier2 b = orri_barrier_image(
+            t->image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+            VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        b.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, face, 1};
+        orri_barriers_image(&bs, b);
+        orri_barriers_flush(&bs);
         VkBufferImageCopy c = {.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, mip, face, 1},
                                .imageOffset = {(int32_t)x, (int32_t)y, 0},
                                .imageExtent = {1, 1, 1}};
@@ -90,7 +81,8 @@ orr_result orr_texture_read_texel(orr_engine *e, orr_texture texture, uint32_t f
         b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         b.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, b.srcAccessMask = 0;
         b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, b.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-        vkCmdPipelineBarrier2(cmd, &di);
+        orri_barriers_image(&bs, b);
+        orri_barriers_flush(&bs);
         r = orri_immediate_end(gpu, cmd);
     }
     if (r == ORR_OK) texel_to_float(pixel_of(t->image.format), rb.mapped, rgba);

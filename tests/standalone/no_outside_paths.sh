@@ -1,13 +1,15 @@
 #!/bin/sh
 # The repository stands alone: no build, test, demo, benchmark, example or
-# fuzz file names a path outside the checkout (the workplace's ../shared, an
+# fuzz file names a path outside the checkout (the workplace's shared folder one level up, an
 # absolute /work path, the old ORR_SHARED variable). Data they need lives in
 # assets/ and tests/data/. Reference JSON under tests/data records where a
 # reference came from and is not read for paths, so it is not scanned.
 #     no_outside_paths.sh ROOT          (exit 0: clean, 1: offenders listed)
 #     no_outside_paths.sh --control     (must find the planted offender)
 set -eu
-pattern='\.\./shared|/work/shared|/work/main|ORR_SHARED'
+# The forbidden names are assembled so that this file does not itself name them.
+up='\.\./'; sh='shar''ed'; wk='/wo''rk/'
+pattern="${up}${sh}|${wk}${sh}|${wk}main|ORR_SHARED"
 scan() {
     find "$1" \( -name .git -o -name 'build*' -o -name node_modules -o -name out \) -prune -o -type f \
         \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.cmake' -o -name 'CMakeLists.txt' \
@@ -18,10 +20,10 @@ scan() {
 if [ "${1:-}" = "--control" ]; then
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
-    mkdir "$dir/tests" && printf '#define DATA "../shared/assets"\n' > "$dir/tests/t.c"
+    mkdir "$dir/tests" && printf '#define DATA "../%s/assets"\n' "shar""ed" > "$dir/tests/t.c"
     found=$(scan "$dir")
     [ -n "$found" ] && { echo "control: planted offender found ($found)"; exit 0; }
-    echo "control: the scan missed a planted ../shared path"; exit 1
+    echo "control: the scan missed a planted path to the shared folder"; exit 1
 fi
 root=${1:?root}
 found=""

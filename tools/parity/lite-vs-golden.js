@@ -7,13 +7,13 @@
  * (a file named scene<ID>-*.png in one of the golden directories) and writes a table to FILE
  * (default RENDER_DIR/lite-vs-golden.txt) plus RENDER_DIR/diff-lite<ID>-vs-golden.png (max-channel |a-b| x4, grey).
  *
- *   golden directories : $GOLDEN_DIRS (':'-separated); default: those of ../golden, ../../shared/parity/golden, ../../../shared/parity/golden (the last: shared/ beside a repo checkout, for <repo>/tools/parity)
+ *   golden directories : $GOLDEN_DIRS (':'-separated); default: ../golden and the repository's tests/data/parity
  *                        (relative to this file) that exist
  *   Lite thresholds    : maxMad per scene id from $LITE_SCENE_CONFIG (a Babylon Lite scene-config.json) if set;
- *                        otherwise the thresholds published in shared/parity/README.md (200: 2.5, 201: 0.1, 204: 0.5, 16: 0.01)
+ *                        otherwise the thresholds published in docs/parity.md (200: 2.5, 201: 0.1, 204: 0.5, 16: 0.01)
  *   --extra LABEL=DIR  adds a column: MAD of DIR/lite<ID>.png vs the golden (e.g. the same scenes rendered with --aa off)
  *
- * MAD = mean over all pixels of (mean over R,G,B of |a - b|), 0..255 scale (shared/parity/README.md, Babylon Lite).
+ * MAD = mean over all pixels of (mean over R,G,B of |a - b|), 0..255 scale (docs/parity.md, Babylon Lite).
  * max = largest single-channel |a - b|. >8 = % of pixels where some channel differs by more than 8.
  * <=1/<=3/<=5 = % of pixels whose per-pixel difference (mean over R,G,B) is at most 1, 3, 5.
  */
@@ -32,13 +32,13 @@ for (let i = 0; i < args.length; i++) {
 renderDir = path.resolve(renderDir || path.join(__dirname, 'out'));
 outFile = outFile ? path.resolve(outFile) : path.join(renderDir, 'lite-vs-golden.txt');
 
-const GOLDEN_DIR_DEFAULTS = ['../golden', '../../shared/parity/golden', '../../../shared/parity/golden'];
+const GOLDEN_DIR_DEFAULTS = ['../golden', '../../tests/data/parity'];
 let configPath = process.env.LITE_SCENE_CONFIG || null;
 const goldenDirs = (process.env.GOLDEN_DIRS ? process.env.GOLDEN_DIRS.split(':') : GOLDEN_DIR_DEFAULTS.map((d) => path.join(__dirname, d)))
   .map((d) => path.resolve(d)).filter((d, i, all) => fs.existsSync(d) && all.indexOf(d) === i);
 const PUBLISHED_MAXMAD = [{ id: 200, maxMad: 2.5 }, { id: 201, maxMad: 0.1 }, { id: 204, maxMad: 0.5 }, { id: 16, maxMad: 0.01 }];
 const config = configPath ? JSON.parse(fs.readFileSync(configPath, 'utf8')) : PUBLISHED_MAXMAD;
-const configName = configPath ? path.basename(configPath) : 'shared/parity/README.md';
+const configName = configPath ? path.basename(configPath) : 'docs/parity.md';
 const liteCfg = (id) => config.find((c) => c.id === id) || {};
 
 function goldenFor(id) {
@@ -101,7 +101,7 @@ if (noGolden.length) log(`\nno golden available for: ${noGolden.map((id) => 'lit
 // Scene 200 must differ strongly from scene 201 (Babylon Lite requires MAD >= 5.0 between the two).
 const g200 = goldenFor(200), g201 = goldenFor(201);
 const o200 = path.join(renderDir, 'lite200.png'), o201 = path.join(renderDir, 'lite201.png');
-log('\n# scene 200 (no floating origin) vs scene 201 (useLargeWorldRendering). shared/parity/README.md: Babylon Lite requires');
+log('\n# scene 200 (no floating origin) vs scene 201 (useLargeWorldRendering). docs/parity.md: Babylon Lite requires');
 log('# MAD >= 5.0 between its own 200 and 201 images. Babylon.js itself stays below that on both rasterizers:');
 if (fs.existsSync(o200) && fs.existsSync(o201)) { const r = compare(o200, o201); log(`lite200 vs lite201 (this renderer)   MAD=${r.mae.toFixed(4)} max=${r.maxAbs} >8=${r.pctPixelsGt8}%`); }
 if (g200 && g201) { const r = compare(g200, g201); log(`golden 200 vs golden 201              MAD=${r.mae.toFixed(4)} max=${r.maxAbs} >8=${r.pctPixelsGt8}%`); }

@@ -16,11 +16,9 @@
  * 1280x720 for the lite* scenes); otherwise 640x480.
  *
  * Environment: CHROMIUM=/path/to/chromium (default /usr/bin/chromium).
- *              PARITY_ASSETS=/path/to/shared/assets  (directory holding bjs/, dds/, ...; served to the page as
- *              /shared-assets/...). Default: the first of ../../assets, ../../shared/assets, ../../../shared/assets
- *              (relative to this directory; the last is the shared/ folder beside a repo checkout, for the copy in
- *              <repo>/tools/parity) that contains bjs/backgroundGround.png. Every file served from there is listed with its
- *              sha256 in OUT.json ("sharedAssetsServed").
+ *              PARITY_ASSETS=/path/to/assets  (directory holding bjs/, dds/, ...; served to the page as
+ *              /shared-assets/...). Default: the repository's assets/ (../../assets from this directory). Every
+ *              file served from there is listed with its sha256 in OUT.json ("sharedAssetsServed").
  *
  * It serves this directory on 127.0.0.1 (random port), opens harness.html in headless Debian chromium
  * (SwiftShader WebGL2 through ANGLE), blocks every request that is not to that local server, renders
@@ -40,7 +38,7 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ASSETS_URL_PREFIX = 'shared-assets/';
 const ASSETS_DIR = (() => {
   if (process.env.PARITY_ASSETS) return path.resolve(process.env.PARITY_ASSETS);
-  for (const rel of ['../../assets', '../../shared/assets', '../../../shared/assets']) {
+  for (const rel of ['../../assets']) {
     const d = path.resolve(ROOT, rel);
     if (fs.existsSync(path.join(d, 'bjs', 'backgroundGround.png'))) return d;
   }
