@@ -17,6 +17,7 @@
 #ifndef ORRERY_GEOMETRY_H
 #define ORRERY_GEOMETRY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "orrery/core.h"
@@ -36,7 +37,19 @@ typedef struct orr_geometry {
     float *tangents;         /* vertex_count × 4 (xyz + handedness sign), or NULL */
     uint32_t *indices;       /* index_count, triangle list */
     orr_allocator allocator; /* the allocator that owns the arrays */
+    /* Appended streams (glTF): a second UV set, skinning and morph targets. */
+    float *uvs2;      /* vertex_count × 2 (TEXCOORD_1), or NULL */
+    uint16_t *joints; /* vertex_count × 4 joint indices into the mesh's skin (JOINTS_0), or NULL */
+    float *weights;   /* vertex_count × 4 joint weights, summing to 1 (WEIGHTS_0), or NULL */
+    /* Morph targets: morph_count displacement sets (glTF POSITION / NORMAL
+     * deltas), target t's vertex v at [(t × vertex_count + v) × 3]. Positions
+     * are required when morph_count > 0, normals optional. */
+    uint32_t morph_count;
+    float *morph_positions; /* morph_count × vertex_count × 3, or NULL */
+    float *morph_normals;   /* morph_count × vertex_count × 3, or NULL */
 } orr_geometry;
+
+#define ORR_GEOMETRY_MAX_MORPH_TARGETS 8u
 
 /* Allocate arrays for `vertex_count` vertices and `index_count` indices.
  * `with` selects optional streams (ORR_GEOMETRY_NORMALS | ...). Positions and
@@ -46,7 +59,15 @@ enum {
     ORR_GEOMETRY_UVS = 1u << 1,
     ORR_GEOMETRY_COLORS = 1u << 2,
     ORR_GEOMETRY_TANGENTS = 1u << 3,
+    ORR_GEOMETRY_UVS2 = 1u << 4,
+    ORR_GEOMETRY_SKIN = 1u << 5, /* joints and weights */
 };
+/* Allocates morph_count target arrays (positions, and normals when
+ * with_normals) on a geometry from orr_geometry_alloc; zeroed. At most
+ * ORR_GEOMETRY_MAX_MORPH_TARGETS. On failure the geometry is unchanged. */
+orr_result orr_geometry_alloc_morph(orr_geometry *g, uint32_t morph_count, bool with_normals);
+/* A deep copy of `src` (every stream) with `allocator` (NULL: the C library). */
+orr_result orr_geometry_copy(const orr_geometry *src, const orr_allocator *allocator, orr_geometry *out);
 orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint32_t with,
                               const orr_allocator *allocator, orr_geometry *out);
 /* Frees the arrays and zeroes the struct. Safe on a zeroed struct. */

@@ -40,7 +40,8 @@ orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint3
                               const orr_allocator *allocator, orr_geometry *out) {
     if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc: out is NULL");
     memset(out, 0, sizeof *out);
-    const uint32_t known = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS | ORR_GEOMETRY_TANGENTS;
+    const uint32_t known = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS | ORR_GEOMETRY_TANGENTS |
+                           ORR_GEOMETRY_UVS2 | ORR_GEOMETRY_SKIN;
     if (with & ~known)
         return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc: unknown stream flags 0x%x",
                               with & ~known);
@@ -59,6 +60,9 @@ orr_result orr_geometry_alloc(uint32_t vertex_count, uint32_t index_count, uint3
     if (with & ORR_GEOMETRY_UVS) g.uvs = alloc_zeroed(&a, vc, 2 * sizeof(float), &ok);
     if (with & ORR_GEOMETRY_COLORS) g.colors = alloc_zeroed(&a, vc, 4 * sizeof(float), &ok);
     if (with & ORR_GEOMETRY_TANGENTS) g.tangents = alloc_zeroed(&a, vc, 4 * sizeof(float), &ok);
+    if (with & ORR_GEOMETRY_UVS2) g.uvs2 = alloc_zeroed(&a, vc, 2 * sizeof(float), &ok);
+    if (with & ORR_GEOMETRY_SKIN) g.joints = alloc_zeroed(&a, vc, 4 * sizeof(uint16_t), &ok);
+    if (with & ORR_GEOMETRY_SKIN) g.weights = alloc_zeroed(&a, vc, 4 * sizeof(float), &ok);
     g.indices = alloc_zeroed(&a, index_count, sizeof(uint32_t), &ok);
     if (!ok) {
         orr_geometry_free(&g);
@@ -78,7 +82,63 @@ void orr_geometry_free(orr_geometry *g) {
     release(a, g->colors);
     release(a, g->tangents);
     release(a, g->indices);
+    release(a, g->uvs2);
+    release(a, g->joints);
+    release(a, g->weights);
+    release(a, g->morph_positions);
+    release(a, g->morph_normals);
     memset(g, 0, sizeof *g);
+}
+
+orr_result orr_geometry_alloc_morph(orr_geometry *g, uint32_t morph_count, bool with_normals) {
+    if (!g) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc_morph: geometry is NULL");
+    if (g->morph_count || g->morph_positions)
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc_morph: the geometry has morph targets");
+    if (morph_count == 0 || morph_count > ORR_GEOMETRY_MAX_MORPH_TARGETS)
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_alloc_morph: %u targets (1 .. %u)", morph_count,
+                              ORR_GEOMETRY_MAX_MORPH_TARGETS);
+    bool ok = true;
+    size_t n = (size_t)morph_count * g->vertex_count;
+    float *p = alloc_zeroed(&g->allocator, n, 3 * sizeof(float), &ok);
+    float *nn = with_normals ? alloc_zeroed(&g->allocator, n, 3 * sizeof(float), &ok) : NULL;
+    if (!ok || (n && !p)) {
+        release(&g->allocator, p);
+        release(&g->allocator, nn);
+        return orri_fail_free(ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_geometry_alloc_morph: %u targets of %u vertices",
+                              morph_count, g->vertex_count);
+    }
+    g->morph_count = morph_count, g->morph_positions = p, g->morph_normals = nn;
+    return ORR_OK;
+}
+
+orr_result orr_geometry_copy(const orr_geometry *src, const orr_allocator *allocator, orr_geometry *dst) {
+    if (!src || !dst) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_copy: NULL argument");
+    uint32_t with = (src->normals ? ORR_GEOMETRY_NORMALS : 0) | (src->uvs ? ORR_GEOMETRY_UVS : 0) |
+                    (src->colors ? ORR_GEOMETRY_COLORS : 0) | (src->tangents ? ORR_GEOMETRY_TANGENTS : 0) |
+                    (src->uvs2 ? ORR_GEOMETRY_UVS2 : 0) | (src->joints && src->weights ? ORR_GEOMETRY_SKIN : 0);
+    orr_result r = orr_geometry_alloc(src->vertex_count, src->index_count, with, allocator, dst);
+    if (r == ORR_OK && src->morph_count && src->morph_positions)
+        r = orr_geometry_alloc_morph(dst, src->morph_count, src->morph_normals != NULL);
+    if (r != ORR_OK) {
+        orr_geometry_free(dst);
+        return r;
+    }
+    size_t v = src->vertex_count;
+#define ORRI_COPY_STREAM(f, n) \
+    if (v && src->f && dst->f) memcpy(dst->f, src->f, v *(n) * sizeof *src->f)
+    ORRI_COPY_STREAM(positions, 3);
+    ORRI_COPY_STREAM(normals, 3);
+    ORRI_COPY_STREAM(uvs, 2);
+    ORRI_COPY_STREAM(colors, 4);
+    ORRI_COPY_STREAM(tangents, 4);
+    ORRI_COPY_STREAM(uvs2, 2);
+    ORRI_COPY_STREAM(joints, 4);
+    ORRI_COPY_STREAM(weights, 4);
+    ORRI_COPY_STREAM(morph_positions, 3 * (size_t)src->morph_count);
+    ORRI_COPY_STREAM(morph_normals, 3 * (size_t)src->morph_count);
+#undef ORRI_COPY_STREAM
+    if (src->index_count) memcpy(dst->indices, src->indices, src->index_count * sizeof(uint32_t));
+    return ORR_OK;
 }
 
 orr_dbox orr_geometry_bounds(const orr_geometry *g) {

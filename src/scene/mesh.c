@@ -5,21 +5,6 @@
 #include "scene/scene_int.h"
 #include "scene/thin_int.h"
 
-static orr_result copy_geometry(const orr_geometry *src, const orr_allocator *a, orr_geometry *dst) {
-    uint32_t with = (src->normals ? ORR_GEOMETRY_NORMALS : 0) | (src->uvs ? ORR_GEOMETRY_UVS : 0) |
-                    (src->colors ? ORR_GEOMETRY_COLORS : 0) | (src->tangents ? ORR_GEOMETRY_TANGENTS : 0);
-    orr_result r = orr_geometry_alloc(src->vertex_count, src->index_count, with, a, dst);
-    if (r != ORR_OK) return r;
-    size_t v = src->vertex_count;
-    if (v) memcpy(dst->positions, src->positions, v * 3 * sizeof(float));
-    if (v && src->normals) memcpy(dst->normals, src->normals, v * 3 * sizeof(float));
-    if (v && src->uvs) memcpy(dst->uvs, src->uvs, v * 2 * sizeof(float));
-    if (v && src->colors) memcpy(dst->colors, src->colors, v * 4 * sizeof(float));
-    if (v && src->tangents) memcpy(dst->tangents, src->tangents, v * 4 * sizeof(float));
-    if (src->index_count) memcpy(dst->indices, src->indices, src->index_count * sizeof(uint32_t));
-    return ORR_OK;
-}
-
 orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
     if (!s) {
         orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_mesh_create: scene is NULL");
@@ -37,7 +22,7 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
         !orri_scene_lookup(s, &s->materials, desc->material.id, "material", "orr_mesh_create (material)"))
         return (orr_mesh){0};
     orr_geometry copy;
-    orr_result r = copy_geometry(desc->geometry, &s->ctx->allocator, &copy);
+    orr_result r = orr_geometry_copy(desc->geometry, &s->ctx->allocator, &copy);
     if (r != ORR_OK) {
         orri_fail(s->ctx, r, "orr_mesh_create: copying the geometry");
         return (orr_mesh){0};

@@ -103,4 +103,21 @@ void orri_texture_level_barrier(VkCommandBuffer cmd, VkImage image, uint32_t mip
 orr_result orri_texture_equirect(orr_engine *e, const orr_texture_desc *d, const orr_image_data *eq, bool internal,
                                  orr_texture *out);
 
+/* ibl.c — image-based lighting data of a cube texture, as the PBR shader
+ * reads it (the contract between the texture module and the PBR material). */
+typedef struct orri_ibl {
+    orri_texture *cube; /* the environment cube; the white fallback cube when there is none */
+    /* Babylon.js SphericalHarmonics.preScaleForRendering of the cube's
+     * irradiance, rgb in xyz: L00, L1-1, L10, L11, L2-2, L2-1, L20, L21, L22. */
+    float sh[9][4];
+    uint32_t mips;    /* levels of the cube */
+    bool prefiltered; /* the mips hold GGX-prefiltered radiance by roughness (.env, orr_texture_prefilter) */
+    bool valid;       /* false: no environment (zero harmonics, fallback cube) */
+} orri_ibl;
+/* The lighting data of `cube` (0 or stale: the fallback, valid = false). */
+orr_result orri_texture_ibl(orr_engine *e, orr_texture cube, orri_ibl *out);
+/* The engine's split-sum BRDF lookup table (2D, made on first use): x = N·V,
+ * y = roughness; rg = scale and bias of F0 (Babylon.js environmentBRDF). */
+orri_texture *orri_brdf_lut(orr_engine *e);
+
 #endif
