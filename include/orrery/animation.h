@@ -80,9 +80,9 @@ void orr_scene_animate(orr_scene *scene, double seconds);
 
 /* ---- skins ---------------------------------------------------------------------------- */
 typedef struct orr_skin_desc {
-    const orr_node *joints;                /* joint_count nodes; copied */
-    uint32_t joint_count;                  /* 1 .. ORR_MAX_SKIN_JOINTS */
-    const float *inverse_bind_matrices;    /* joint_count column-major 4×4; NULL: identities */
+    const orr_node *joints;             /* joint_count nodes; copied */
+    uint32_t joint_count;               /* 1 .. ORR_MAX_SKIN_JOINTS */
+    const float *inverse_bind_matrices; /* joint_count column-major 4×4; NULL: identities */
     const char *label;
 } orr_skin_desc;
 #define ORR_MAX_SKIN_JOINTS 256u

@@ -24,6 +24,8 @@
 #include "orrery/instances.h"
 #include "orrery/large_world.h"
 #include "orrery/material.h"
+#include "orrery/pbr.h"
+#include "orrery/animation.h"
 #include "orrery/math.h"
 #include "orrery/rebase.h"
 #include "orrery/scene.h"
