@@ -23,15 +23,15 @@ orr_pbr_material_desc orr_pbr_material_desc_defaults(const orr_pbr_material_desc
 
 static orr_standard_material_desc as_standard(const orr_pbr_material_desc *p) {
     orr_color4 c = p->base_color.value;
-    return orr_standard_material_desc_defaults(&(orr_standard_material_desc){
-        .diffuse = ORR_RGB(c.r, c.g, c.b),
-        .specular = ORR_RGB(0, 0, 0),
-        .alpha = ORR_F64(p->alpha_mode == ORR_ALPHA_BLEND ? c.a : 1),
-        .diffuse_texture = p->base_color_texture.texture,
-        .disable_lighting = p->unlit,
-        .back_face_culling = p->double_sided ? ORR_OFF : ORR_ON,
-        .emissive = p->emissive,
-        .label = p->label});
+    return orr_standard_material_desc_defaults(
+        &(orr_standard_material_desc){.diffuse = ORR_RGB(c.r, c.g, c.b),
+                                      .specular = ORR_RGB(0, 0, 0),
+                                      .alpha = ORR_F64(p->alpha_mode == ORR_ALPHA_BLEND ? c.a : 1),
+                                      .diffuse_texture = p->base_color_texture.texture,
+                                      .disable_lighting = p->unlit,
+                                      .back_face_culling = p->double_sided ? ORR_OFF : ORR_ON,
+                                      .emissive = p->emissive,
+                                      .label = p->label});
 }
 
 orr_material orr_pbr_material_create(orr_scene *s, const orr_pbr_material_desc *desc) {
@@ -56,9 +56,9 @@ void orr_pbr_material_set(orr_scene *s, orr_material m, const orr_pbr_material_d
 
 orr_pbr_material_desc orr_pbr_material_get(const orr_scene *s, orr_material m) {
     orr_standard_material_desc st = orr_standard_material_get(s, m);
-    return orr_pbr_material_desc_defaults(&(orr_pbr_material_desc){
-        .base_color = ORR_RGBA(st.diffuse.value.r, st.diffuse.value.g, st.diffuse.value.b, 1),
-        .base_color_texture = {.texture = st.diffuse_texture}});
+    return orr_pbr_material_desc_defaults(
+        &(orr_pbr_material_desc){.base_color = ORR_RGBA(st.diffuse.value.r, st.diffuse.value.g, st.diffuse.value.b, 1),
+                                 .base_color_texture = {.texture = st.diffuse_texture}});
 }
 
 void orr_scene_set_environment_texture(orr_scene *s, orr_texture cube) {

@@ -445,4 +445,48 @@ TEST(validate_rejects_bad_indices) {
     CHECK(orr_geometry_validate(NULL) == ORR_ERROR_INVALID_ARGUMENT);
 }
 
+/* ---- the glTF streams: uvs2, skin, morph targets; deep copy ------------- */
+
+TEST(copy_is_deep_over_every_stream_and_cleans_up_on_failure) {
+    orr_geometry g;
+    CHECK(orr_geometry_alloc(4, 6, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_UVS2 | ORR_GEOMETRY_SKIN,
+                             NULL, &g) == ORR_OK);
+    CHECK(g.uvs2 && g.joints && g.weights && !g.morph_positions);
+    CHECK(orr_geometry_alloc_morph(&g, 2, true) == ORR_OK);
+    CHECK(g.morph_count == 2 && g.morph_positions && g.morph_normals);
+    CHECK(orr_geometry_alloc_morph(&g, 1, false) == ORR_ERROR_INVALID_ARGUMENT); /* already has targets */
+    for (uint32_t i = 0; i < 4; i++) {
+        g.positions[3 * i] = (float)i;
+        g.uvs2[2 * i + 1] = 0.5f * (float)i;
+        g.joints[4 * i + 3] = (uint16_t)(7 + i);
+        g.weights[4 * i] = 1;
+    }
+    g.morph_positions[2 * 4 * 3 - 1] = 9; /* target 1, vertex 3, z */
+    g.morph_normals[5] = -1;
+    for (uint32_t i = 0; i < 6; i++) g.indices[i] = i % 4;
+    orr_geometry c;
+    CHECK(orr_geometry_copy(&g, NULL, &c) == ORR_OK);
+    CHECK(c.vertex_count == 4 && c.index_count == 6 && c.morph_count == 2);
+    CHECK(c.uvs2 != g.uvs2 && c.uvs2[7] == 1.5f && c.joints[15] == 10 && c.weights[12] == 1);
+    CHECK(c.morph_positions[23] == 9 && c.morph_normals[5] == -1 && c.indices[5] == 1);
+    CHECK(!c.colors && !c.tangents && c.normals && c.uvs);
+    orr_geometry_free(&c);
+    CHECK(is_zeroed(&c));
+    /* Every allocation of the copy failing in turn leaves nothing behind. */
+    for (int fail_at = 1; fail_at <= 9; fail_at++) {
+        counting k = {.fail_at = fail_at};
+        orr_allocator a = {c_alloc, c_realloc, c_free, &k};
+        c = garbage();
+        CHECK(orr_geometry_copy(&g, &a, &c) == ORR_ERROR_OUT_OF_HOST_MEMORY);
+        CHECK(is_zeroed(&c) && k.live == 0);
+    }
+    CHECK(orr_geometry_alloc_morph(NULL, 1, false) == ORR_ERROR_INVALID_ARGUMENT);
+    orr_geometry h;
+    CHECK(orr_geometry_alloc(3, 3, 0, NULL, &h) == ORR_OK);
+    CHECK(orr_geometry_alloc_morph(&h, ORR_GEOMETRY_MAX_MORPH_TARGETS + 1, false) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_geometry_alloc_morph(&h, 0, false) == ORR_ERROR_INVALID_ARGUMENT && !h.morph_positions);
+    orr_geometry_free(&h);
+    orr_geometry_free(&g);
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
