@@ -9,8 +9,8 @@
  *     orr_animation_group_play(walk, true);          // loop
  *     ... every frame: orr_scene_animate(scene, dt);  // advances and applies every playing group
  *
- * STATUS: contract between the glTF loader and the animation module
- * (src/anim); see each part for what is implemented.
+ * Implemented in src/anim: groups, sampling, playback, blending, skins'
+ * joint matrices and morph weights on the CPU; see each part for the GPU side.
  */
 #ifndef ORRERY_ANIMATION_H
 #define ORRERY_ANIMATION_H
@@ -57,25 +57,60 @@ typedef struct orr_animation_group_desc {
 
 typedef struct orr_animation_group orr_animation_group;
 
-/* Copies the keys. Destroyed with the scene, or by orr_animation_group_destroy. */
+/* Validates and copies the channels (a target that is not a live node of the
+ * scene, an unknown path or interpolation, components that do not fit the
+ * path, times not finite, negative or not strictly increasing, values not
+ * finite, a rotation key of no length: misuse, ORR_ERROR_INVALID_ARGUMENT and
+ * *out NULL). The group starts stopped, at time 0, speed 1, weight 1.
+ * Destroyed with the scene, or by orr_animation_group_destroy. A target node
+ * destroyed later is skipped (its channels do nothing). */
 orr_result orr_animation_group_create(orr_scene *scene, const orr_animation_group_desc *desc,
                                       orr_animation_group **out);
-void orr_animation_group_destroy(orr_animation_group *group);
+void orr_animation_group_destroy(orr_animation_group *group); /* NULL is ignored; the nodes keep their pose */
 const char *orr_animation_group_label(const orr_animation_group *group);
 double orr_animation_group_duration(const orr_animation_group *group); /* last key time, seconds */
+
+/* Playback. A group's time runs over 0 .. duration in seconds; before a
+ * channel's first key it holds the first value, after its last the last.
+ * - play: from stopped, starts at 0 (at the end when the speed is negative);
+ *   from paused, resumes. Looping wraps the time (both directions); not
+ *   looping, the group stops at the end (or at 0 going back), showing that
+ *   pose, and get_time keeps the end time until play or stop.
+ * - pause: keeps the time; the group is no longer applied (the nodes keep
+ *   their pose) until played again.
+ * - stop: back to time 0 and not applied (the nodes keep their pose, as in
+ *   Babylon.js AnimationGroup.stop).
+ * Only playing groups are applied by orr_scene_animate. */
 void orr_animation_group_play(orr_animation_group *group, bool loop);
 void orr_animation_group_pause(orr_animation_group *group);
-void orr_animation_group_stop(orr_animation_group *group); /* back to time 0, not applied any more */
+void orr_animation_group_stop(orr_animation_group *group);
 bool orr_animation_group_is_playing(const orr_animation_group *group);
 void orr_animation_group_set_speed(orr_animation_group *group, double speed); /* default 1; negative plays back */
-/* Jumps to `seconds` (wrapped when looping, clamped otherwise) and applies the pose now. */
+double orr_animation_group_get_speed(const orr_animation_group *group);
+/* Jumps to `seconds` (wrapped when looping, clamped otherwise) and applies
+ * the pose now, blended with the playing groups, whatever this group's state
+ * (so go_to on a stopped or paused group poses the model at a fixed time). */
 void orr_animation_group_go_to(orr_animation_group *group, double seconds);
 double orr_animation_group_get_time(const orr_animation_group *group);
-/* Blending: groups playing on the same node paths are mixed by weight (Babylon.js
- * AnimationGroup.weight with enableBlending); default 1. */
+/* Blending (Babylon.js weighted animations, AnimationGroup.weight): every
+ * applied group contributes to each node path it animates with its weight,
+ * clamped to [0, 1], default 1. Per node path, with W the sum of the weights:
+ * W >= 1: the weighted average (two groups at 1 give 50/50); W < 1: the
+ * remaining 1 − W is the target's original value (what it held when the
+ * first of these groups started), so a lone group at 0.3 moves 30 % of the
+ * way. Rotations blend by slerp. One group at weight 1 writes its samples
+ * exactly. Difference from Babylon.js: there, a group whose weight was never
+ * set (−1) does not blend and the last one applied wins; here every group is
+ * weighted (default 1). Babylon.js's enableBlending/blendingSpeed (a ramp
+ * from the current pose when a group starts) is not implemented: ramp the
+ * weights instead. */
 void orr_animation_group_set_weight(orr_animation_group *group, double weight);
+double orr_animation_group_get_weight(const orr_animation_group *group);
 /* Advances every playing group of the scene by `seconds` × its speed and
- * writes the sampled (and blended) values to the nodes. */
+ * writes the sampled (and blended) values to the nodes (translation →
+ * position, rotation → rotation quaternion, scale → scaling, weights → morph
+ * weights). Call it once per frame before orr_engine_render, or from a
+ * before-render callback. A non-finite `seconds` is misuse. */
 void orr_scene_animate(orr_scene *scene, double seconds);
 
 /* ---- skins ---------------------------------------------------------------------------- */

@@ -31,6 +31,7 @@ void orr_scene_destroy(orr_scene *s) {
     if (!s) return;
     const orr_allocator *a = &s->ctx->allocator;
     while (s->pools) orr_instance_pool_destroy(s->pools); /* children go first (core.h contract) */
+    if (s->anim_release) s->anim_release(s);              /* animation groups and skins (src/anim) */
     if (s->render_state_release) s->render_state_release(s);
     for (uint32_t i = 0; i < s->nodes.capacity; i++)
         if (s->nodes.live[i]) orri_mesh_release(s, orri_pool_at(&s->nodes, i));

@@ -61,6 +61,10 @@ typedef struct orri_mesh {
     orr_dsphere local_sphere;
     uint64_t version;                 /* material assignment / visibility (structural) */
     struct orri_thin_instances *thin; /* NULL unless the mesh has thin instances (thin_instances.c) */
+    /* Deformation (src/anim): the skin id (0: none; setting it bumps
+     * `version`) and the morph target weights (missing targets 0). */
+    uint32_t skin;
+    float morph_weights[ORR_GEOMETRY_MAX_MORPH_TARGETS];
 } orri_mesh;
 
 typedef struct orri_node {
@@ -129,6 +133,10 @@ struct orr_scene {
     void *render_state;
     void (*render_state_release)(orr_scene *scene);
     struct orr_instance_pool *pools; /* live hierarchy pools: destroyed with the scene */
+    /* Animation groups and skins, owned by src/anim (anim_int.h), which sets
+     * the release hook when it creates the state on first use. */
+    struct orri_anim *anim;
+    void (*anim_release)(orr_scene *scene);
 };
 
 /* Creates a scene on `host` (orr_scene_create is the engine's front for it). */

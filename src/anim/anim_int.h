@@ -1,0 +1,111 @@
+/* anim_int.h — the animation module's internals: animation groups (copied
+ * keys, playback state), the per-scene animation state (groups, skins,
+ * scratch space) and what the renderer reads of skins.
+ *
+ * Invariants:
+ * - A scene's animation state exists once anything of this module was
+ *   created on it; the scene releases it through scene->anim_release.
+ * - A group's channels keep node ids, never pointers: a node destroyed while
+ *   animated is looked up, found gone, and skipped.
+ * - `time` of a group is within [0, duration].
+ */
+#ifndef ORRI_ANIM_INT_H
+#define ORRI_ANIM_INT_H
+
+#include "orrery/animation.h"
+#include "scene/scene_int.h"
+
+#define ORRI_ANIM_MAX_COMPONENTS ORR_GEOMETRY_MAX_MORPH_TARGETS /* WEIGHTS: one per morph target */
+
+typedef struct orri_channel {
+    uint32_t node; /* target node id */
+    orr_anim_path path;
+    orr_anim_interpolation interpolation;
+    uint32_t key_count, components;
+    float *times;  /* key_count */
+    float *values; /* key_count × components (× 3 for CUBICSPLINE) */
+    /* The target's value when the group started applying (Babylon.js
+     * originalValue): what a total blend weight below 1 mixes with. */
+    double original[ORRI_ANIM_MAX_COMPONENTS];
+} orri_channel;
+
+typedef enum orri_play_state {
+    ORRI_PLAY_STOPPED = 0, /* not applied */
+    ORRI_PLAY_PLAYING,
+    ORRI_PLAY_PAUSED, /* keeps its time; not applied until played again */
+} orri_play_state;
+
+struct orr_animation_group {
+    orr_scene *scene;
+    orr_animation_group *next; /* the scene's list */
+    char label[64];
+    orri_channel *channels;
+    uint32_t channel_count;
+    double duration; /* last key time over every channel */
+    double time;     /* seconds, 0 .. duration */
+    double speed;    /* default 1 */
+    double weight;   /* default 1, ≥ 0 */
+    orri_play_state state;
+    bool loop;
+    bool has_originals; /* `original` captured since the last stop */
+    bool ended;         /* reached its end in this orr_scene_animate (playback.c) */
+};
+
+typedef struct orri_skin {
+    char label[64];
+    uint32_t joint_count;
+    uint32_t *joints;    /* node ids */
+    orr_dmat4 *inv_bind; /* joint_count */
+} orri_skin;
+
+/* A sampled value waiting to be blended (playback.c). */
+typedef struct orri_contribution {
+    uint32_t node;
+    orr_anim_path path;
+    uint32_t order; /* stable order of arrival */
+    uint32_t components;
+    double weight;
+    const double *original;
+    double value[ORRI_ANIM_MAX_COMPONENTS];
+} orri_contribution;
+
+typedef struct orri_anim {
+    orr_animation_group *groups;
+    orri_pool skins; /* orri_skin records */
+    orri_contribution *scratch;
+    uint32_t scratch_capacity;
+} orri_anim;
+
+/* The scene's animation state, created on first use (NULL and a runtime
+ * failure recorded when out of memory). */
+orri_anim *orri_anim_state(orr_scene *s);
+
+/* Samples `c` at `t` seconds (clamped to its keys) into out[components]:
+ * LINEAR (slerp, shortest path, for rotations), STEP, CUBICSPLINE (glTF
+ * Hermite); rotations come out normalised (sample.c). */
+void orri_channel_sample(const orri_channel *c, double t, double *out);
+/* Spherical interpolation along the shorter arc, normalised (sample.c). */
+orr_dquat orri_quat_slerp(orr_dquat a, orr_dquat b, double t);
+
+/* The value a channel's path currently has on node `n` (and on the node's
+ * meshes for WEIGHTS); writes it back (apply.c). Return false when the
+ * target has nothing to read or write (WEIGHTS without meshes). */
+bool orri_target_read(orr_scene *s, orri_node *n, uint32_t node_id, orr_anim_path path, uint32_t components,
+                      double *out);
+void orri_target_write(orr_scene *s, orri_node *n, uint32_t node_id, orr_anim_path path, uint32_t components,
+                       const double *value);
+
+/* Samples every applied group (playing, plus `extra` when not NULL),
+ * blends the values per target and writes them (playback.c). */
+void orri_anim_apply(orr_scene *s, orr_animation_group *extra);
+
+/* ---- skins (skin.c), read by the renderer ------------------------------------------- */
+orri_skin *orri_skin_get(const orr_scene *s, uint32_t id);
+/* Joint matrices of the skinned mesh node `mesh_id` for this frame:
+ * inverse(mesh world) · joint world · inverse bind, in float64, rounded to
+ * float32 at the end (so they are local to the mesh, however far it is from
+ * the origin). Writes min(joint_count, capacity) matrices; returns the
+ * skin's joint count (0 when the mesh has no live skin). */
+uint32_t orri_skin_joint_matrices(orr_scene *s, uint32_t mesh_id, orr_mat4f *out, uint32_t capacity);
+
+#endif
