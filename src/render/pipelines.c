@@ -124,6 +124,7 @@ void orri_pipelines_deinit(orr_engine *e) {
                              e->std_lean_inst_frag, e->std_lean_inst_nc_vert, e->std_lean_inst_nc_frag};
     for (int i = 0; i < 6; i++)
         if (lean[i]) vkDestroyShaderModule(d, lean[i], NULL);
+    orri_deform_pipeline_deinit(e);
     if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
     if (e->cull_planet_pipeline) vkDestroyPipeline(d, e->cull_planet_pipeline, NULL);
     if (e->scatter_pipeline) vkDestroyPipeline(d, e->scatter_pipeline, NULL);

@@ -65,6 +65,10 @@ struct orr_engine {
     VkPipelineLayout scatter_layout;
     VkPipeline scatter_pipeline;
     VkDescriptorPool scatter_pool[ORRI_MAX_FRAMES]; /* reset when the frame slot is reused */
+    /* The morph and skin pre-pass (skin_gpu.c), made on first use. */
+    VkDescriptorSetLayout deform_set_layout;
+    VkPipelineLayout deform_layout;
+    VkPipeline deform_pipeline;
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
     orri_texture_store textures; /* the texture module's (src/texture); reached through orri_engine_textures */
@@ -156,6 +160,7 @@ typedef struct orri_draw {
     bool cull_back, lean;
 } orri_draw;
 
+typedef struct orri_deform_gpu orri_deform_gpu; /* skin_gpu.c */
 typedef struct orri_mesh_gpu {
     uint32_t node;          /* owner id; 0 = empty */
     orri_buffer streams[4]; /* position, normal, uv, colour */
@@ -163,6 +168,7 @@ typedef struct orri_mesh_gpu {
     VkIndexType index_type;
     uint32_t index_count;
     bool has_colors;
+    orri_deform_gpu *deform; /* skinned or morphed: the pre-pass's outputs replace streams 0 and 1 */
 } orri_mesh_gpu;
 
 typedef struct orri_shader_gpu {
@@ -249,6 +255,19 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin
                                       uint32_t slot, bool *replaced);
 void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,
                                  uint32_t draw, VkCommandBuffer cmd);
+
+/* skin_gpu.c — morph targets and skinning as a compute pre-pass. A deformed
+ * mesh's draw binds orri_deform_streams' position and normal buffers instead
+ * of streams[0] and [1]; everything else of the draw is unchanged. */
+bool orri_deform_needed(const orr_scene *s, const orri_node *n);
+/* At draw-list rebuild, after the mesh's upload (inputs copied in `batch`):
+ * creates, keeps or releases the mesh's deform state as the node needs. */
+orr_result orri_deform_gpu_ensure(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *mg, orr_scene *s, orri_node *n);
+void orri_deform_gpu_release(orr_engine *e, orri_mesh_gpu *mg);
+void orri_deform_streams(const orri_mesh_gpu *mg, VkBuffer *position, VkBuffer *normal);
+/* Records the pass for every deformed draw whose pose changed (before the render pass). */
+orr_result orri_deform_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot, VkCommandBuffer cmd);
+void orri_deform_pipeline_deinit(orr_engine *e);
 
 /* eye.c — the one eye-relative seam (docs/architecture.md). Every upload of a
  * world position (float64 + cell) goes through these, and nothing else calls

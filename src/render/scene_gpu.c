@@ -14,6 +14,7 @@
 /* ---- per-scene GPU state ------------------------------------------------------ */
 
 void orri_mesh_gpu_release(orr_engine *e, orri_mesh_gpu *m) {
+    orri_deform_gpu_release(e, m);
     for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, &m->streams[i]);
     orri_buffer_destroy_deferred(&e->gpu, &m->indices);
     memset(m, 0, sizeof *m);
