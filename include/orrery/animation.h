@@ -9,8 +9,9 @@
  *     orr_animation_group_play(walk, true);          // loop
  *     ... every frame: orr_scene_animate(scene, dt);  // advances and applies every playing group
  *
- * Implemented in src/anim: groups, sampling, playback, blending, skins'
- * joint matrices and morph weights on the CPU; see each part for the GPU side.
+ * Implemented: groups, sampling, playback and blending (src/anim); skins and
+ * morph targets on the CPU (src/anim) and the GPU (a compute pre-pass,
+ * src/render/skin_gpu.c).
  */
 #ifndef ORRERY_ANIMATION_H
 #define ORRERY_ANIMATION_H
@@ -40,7 +41,7 @@ typedef enum orr_anim_interpolation {
 } orr_anim_interpolation;
 
 typedef struct orr_anim_channel_desc {
-    orr_node target; /* the animated node (WEIGHTS: every mesh of the node or among its direct children) */
+    orr_node target; /* the animated node (WEIGHTS: the node when it is a mesh, else its direct children that are) */
     orr_anim_path path;
     orr_anim_interpolation interpolation;
     uint32_t key_count;  /* ≥ 1 */
@@ -114,26 +115,49 @@ double orr_animation_group_get_weight(const orr_animation_group *group);
 void orr_scene_animate(orr_scene *scene, double seconds);
 
 /* ---- skins ---------------------------------------------------------------------------- */
+/* A skin (glTF skin): joints are nodes of the scene, each with an inverse
+ * bind matrix. A mesh whose geometry has joints and weights (JOINTS_0 /
+ * WEIGHTS_0, indices into this joint list) is drawn skinned once the skin is
+ * set on it:
+ *     v' = Σ weight_i · J_i · v,  J_i = inverse(mesh world) · joint_i world · inverseBind_i,
+ * then the mesh's world as for any mesh, so the mesh node's own transform
+ * cancels out (glTF: it is ignored) and the mesh is drawn where its joints
+ * are. J is computed every frame in float64 and rounded to float32 once; it
+ * is the size of the model, not of its distance from the origin, so a
+ * skinned mesh far away (cells, floating origin) deforms as precisely as at
+ * the origin. Skinning runs on the GPU in a compute pre-pass before the
+ * frame's draws (docs/decisions.md 32), after the morph targets; tangents are
+ * not skinned. Bounds: culling uses the bind-pose bounds of the geometry
+ * around the mesh node (as Babylon.js does until refreshBoundingInfo): a pose
+ * that reaches far outside them may be culled near the screen's edge. */
 typedef struct orr_skin_desc {
-    const orr_node *joints;             /* joint_count nodes; copied */
+    const orr_node *joints;             /* joint_count live nodes; copied */
     uint32_t joint_count;               /* 1 .. ORR_MAX_SKIN_JOINTS */
-    const float *inverse_bind_matrices; /* joint_count column-major 4×4; NULL: identities */
+    const float *inverse_bind_matrices; /* joint_count column-major 4×4, finite; NULL: identities */
     const char *label;
 } orr_skin_desc;
 #define ORR_MAX_SKIN_JOINTS 256u
 typedef struct orr_skin {
     uint32_t id;
 } orr_skin;
+/* 0 and misuse for a bad desc (null joints, a count out of range, a stale
+ * joint, a matrix not finite). Destroyed with the scene. A joint node
+ * destroyed later counts as its bind pose (identity joint matrix). */
 orr_skin orr_skin_create(orr_scene *scene, const orr_skin_desc *desc);
+/* Meshes using it are drawn unskinned from then on. */
 void orr_skin_destroy(orr_scene *scene, orr_skin skin);
-/* The mesh (geometry with joints and weights) is drawn skinned on the GPU by
- * the skin's joint matrices (glTF: jointWorld × inverseBind, relative to the
- * mesh's node). 0: not skinned. */
+/* Skins the mesh (skin 0: not skinned any more). Misuse, and nothing
+ * changes, when the geometry has no joints and weights or a vertex with a
+ * non-zero weight names a joint the skin does not have. */
 void orr_mesh_set_skin(orr_scene *scene, orr_mesh mesh, orr_skin skin);
 
 /* ---- morph targets -------------------------------------------------------------------- */
-/* Weights of the geometry's morph targets (count ≤ its morph_count; missing ones 0). */
+/* Weights of the geometry's morph targets: p = p0 + Σ w_t · Δp_t, the same for
+ * normals when the geometry has normal deltas (glTF morph targets), applied
+ * on the GPU before skinning. `count` ≤ the geometry's morph_count (more is
+ * misuse), missing ones 0; finite. The WEIGHTS animation path writes them. */
 void orr_mesh_set_morph_weights(orr_scene *scene, orr_mesh mesh, const float *weights, uint32_t count);
+/* Copies up to `capacity` weights; returns the geometry's morph_count. */
 uint32_t orr_mesh_get_morph_weights(const orr_scene *scene, orr_mesh mesh, float *weights, uint32_t capacity);
 
 #ifdef __cplusplus

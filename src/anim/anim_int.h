@@ -74,6 +74,8 @@ typedef struct orri_anim {
     orri_pool skins; /* orri_skin records */
     orri_contribution *scratch;
     uint32_t scratch_capacity;
+    uint8_t *claims; /* per node slot × path: contributions this pass (saturating at 2) */
+    uint32_t claims_capacity;
 } orri_anim;
 
 /* The scene's animation state, created on first use (NULL and a runtime

@@ -3,8 +3,8 @@
  * quaternion (set once written, so it wins over Euler angles as in Babylon.js)
  * and scaling; writing an unchanged value touches nothing, so the renderer
  * re-uploads only what moved. WEIGHTS are the morph weights of the node when
- * it is a mesh and of its direct children that are meshes (the glTF loader
- * puts the primitives of a multi-primitive mesh under the glTF node). */
+ * it is a mesh, else of its direct children that are meshes (the glTF loader
+ * may put the primitives of a multi-primitive mesh under the glTF node). */
 #include "anim/anim_int.h"
 
 static bool same3(orr_dvec3 a, const double *v) { return a.x == v[0] && a.y == v[1] && a.z == v[2]; }

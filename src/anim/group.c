@@ -46,6 +46,7 @@ static void release_state(orr_scene *s) {
     }
     orri_skins_release(s, a);
     orri_free(&s->ctx->allocator, a->scratch);
+    orri_free(&s->ctx->allocator, a->claims);
     orri_free(&s->ctx->allocator, a);
     s->anim = NULL;
     s->anim_release = NULL;

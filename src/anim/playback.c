@@ -85,12 +85,40 @@ static void blend_and_write(orr_scene *s, const orri_contribution *run, uint32_t
 }
 
 static bool reserve(orr_scene *s, orri_anim *a, uint32_t needed) {
+    uint32_t claims = orri_scene_node_slots(s) * 4;
+    if (claims > a->claims_capacity) {
+        uint8_t *c = orri_realloc(&s->ctx->allocator, a->claims, claims);
+        if (!c) return false;
+        a->claims = c, a->claims_capacity = claims;
+    }
     if (needed <= a->scratch_capacity) return true;
     uint32_t cap = needed < 64 ? 64 : needed + needed / 2;
     orri_contribution *p = orri_realloc(&s->ctx->allocator, a->scratch, sizeof *p * cap);
     if (!p) return false;
     a->scratch = p, a->scratch_capacity = cap;
     return true;
+}
+
+/* Writes at once what lands alone on its target at weight 1 (the common
+ * case: one clip per model) and moves the rest to the front for sorting;
+ * returns how many are left. */
+static uint32_t write_unshared(orr_scene *s, orri_anim *a, uint32_t n) {
+    memset(a->claims, 0, a->claims_capacity);
+    for (uint32_t i = 0; i < n; i++) {
+        uint8_t *c = &a->claims[orri_scene_slot(a->scratch[i].node) * 4 + a->scratch[i].path];
+        if (*c < 2) (*c)++;
+    }
+    uint32_t left = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        orri_contribution *c = &a->scratch[i];
+        if (a->claims[orri_scene_slot(c->node) * 4 + c->path] == 1 && c->weight == 1)
+            blend_and_write(s, c, 1);
+        else if (left != i)
+            a->scratch[left++] = *c;
+        else
+            left++;
+    }
+    return left;
 }
 
 /* Samples every applied group's channels on live targets into the scratch. */
@@ -124,7 +152,7 @@ void orri_anim_apply(orr_scene *s, orr_animation_group *extra) {
         orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "animation: %u channels to blend", needed);
         return;
     }
-    uint32_t n = collect(s, a, extra);
+    uint32_t n = write_unshared(s, a, collect(s, a, extra));
     qsort(a->scratch, n, sizeof *a->scratch, by_target);
     for (uint32_t i = 0, j; i < n; i = j) {
         for (j = i + 1; j < n && a->scratch[j].node == a->scratch[i].node && a->scratch[j].path == a->scratch[i].path;)
