@@ -26,6 +26,7 @@ typedef struct bar_scene {
     orr_camera cam;
     orr_node j0, j1;
     orr_mesh mesh;
+    orr_skin skin;
 } bar_scene;
 
 static orr_material red(orr_scene *s) {
@@ -34,14 +35,15 @@ static orr_material red(orr_scene *s) {
         &(orr_standard_material_desc){.emissive = {1, 0, 0}, .disable_lighting = true, .back_face_culling = ORR_OFF});
 }
 
-static orr_scene *new_scene(orr_camera *cam) {
+static orr_scene *new_scene_on(orr_engine *e, orr_camera *cam) {
     orr_scene *s = NULL;
-    CHECK(orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1), .label = "skin"}, &s) ==
-          ORR_OK);
+    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1), .label = "skin"}, &s) == ORR_OK);
     *cam = orr_camera_create_free(
         s, &(orr_free_camera_desc){.position = {0, 1, -5}, .target = ORR_DVEC3(0, 1, 0), .near = 0.1, .far = 100});
     return s;
 }
+
+static orr_scene *new_scene(orr_camera *cam) { return new_scene_on(engine, cam); }
 
 /* Quad k (0 lower, 1 upper): 4 vertices from index 4k, on joint k. */
 static void bar_quad(orr_geometry *g, uint32_t k) {
@@ -57,9 +59,10 @@ static void bar_quad(orr_geometry *g, uint32_t k) {
     for (uint32_t i = 0; i < 6; i++) g->indices[6 * k + i] = 4 * k + tri[i];
 }
 
-static bar_scene bar(void) {
+/* The bar scene on engine `e`, its root nodes (camera, joint 0, mesh) in `cell`. */
+static bar_scene bar_in(orr_engine *e, orr_cell3 cell) {
     bar_scene b = {0};
-    b.s = new_scene(&b.cam);
+    b.s = new_scene_on(e, &b.cam);
     orr_geometry g;
     CHECK(orr_geometry_alloc(8, 12, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_SKIN, NULL, &g) == ORR_OK);
     bar_quad(&g, 0), bar_quad(&g, 1);
@@ -75,8 +78,15 @@ static bar_scene bar(void) {
         b.s, &(orr_skin_desc){.joints = joints, .joint_count = 2, .inverse_bind_matrices = ibm, .label = "bar skin"});
     CHECK(skin.id != 0);
     orr_mesh_set_skin(b.s, b.mesh, skin);
+    b.skin = skin;
+    if (cell.x || cell.y || cell.z) {
+        orr_node roots[3] = {orr_camera_node(b.cam), b.j0, orr_mesh_node(b.mesh)};
+        for (int i = 0; i < 3; i++) orr_node_set_cell(b.s, roots[i], cell);
+    }
     return b;
 }
+
+static bar_scene bar(void) { return bar_in(engine, (orr_cell3){0, 0, 0}); }
 
 /* Whether the pixel of world point p is the bar's red (else the black clear). */
 static int is_red(const orr_image8 *img, orr_scene *s, orr_camera c, orr_dvec3 p) {
@@ -183,6 +193,65 @@ TEST(morph_target_quad) {
     CHECK(is_red(&img, s, cam, (orr_dvec3){0.4, 1.9, 0}) == 1);
     orr_test_image_free(&img);
     orr_scene_destroy(s);
+}
+
+/* Destroying the skin draws the mesh unskinned (its bind pose: the straight
+ * bar), releasing the pre-pass state while frames may be in flight; a
+ * morphed mesh destroyed between frames goes too (validation stays quiet). */
+TEST(skin_destroyed_mid_animation) {
+    bar_scene b = bar();
+    orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
+    orr_image8 img;
+    render(&b, "skin-bar-before-destroy.png", &img);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){0.7, 1.0, 0}) == 1);
+    orr_test_image_free(&img);
+    orr_node joints[1] = {b.j0};
+    orr_skin other = orr_skin_create(b.s, &(orr_skin_desc){.joints = joints, .joint_count = 1});
+    orr_mesh_set_skin(b.s, b.mesh, other); /* names joint 1, which `other` lacks: refused, still bent */
+    render(&b, "skin-bar-refused.png", &img);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){0.7, 1.0, 0}) == 1);
+    orr_test_image_free(&img);
+    orr_skin_destroy(b.s, b.skin); /* unskinned: the bind pose, placed by the mesh node (x = 1.5) */
+    render(&b, "skin-bar-unskinned.png", &img);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){0.7, 1.0, 0}) == 0);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){1.5, 1.7, 0}) == 1);
+    orr_test_image_free(&img);
+    orr_mesh_destroy(b.s, b.mesh);
+    render(&b, "skin-bar-gone.png", &img);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){0, 0.5, 0}) == 0);
+    orr_test_image_free(&img);
+    orr_scene_destroy(b.s);
+}
+
+/* The bent bar at the origin and 10¹² m away (cell 953 674 × 2²⁰ m), both
+ * under the floating origin: the same image. Joint matrices are local to
+ * the mesh (float64, then float32) and the mesh world is eye-relative, so
+ * nothing of the distance reaches float32; absolute float32 positions at
+ * 10¹² m would be 2⁴⁰ ≈ 65 536 m apart (the control is the MAD bound). */
+TEST(far_away_under_floating_origin_same_image) {
+    orr_engine *fo = NULL;
+    orr_engine_desc d = {
+        .width = W, .height = H, .msaa = 4, .validation = ORR_VALIDATION_ON, .floating_origin = &orr_floating_origin};
+    orr_test_validation_hook(&d);
+    REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
+    orr_image8 img[2];
+    const orr_cell3 cells[2] = {{0, 0, 0}, {953674, 0, 0}};
+    for (int k = 0; k < 2; k++) {
+        bar_scene b = bar_in(fo, cells[k]);
+        orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
+        CHECK(orr_test_render(fo, b.s, 2, &img[k]));
+        orr_test_save_png(orr_test_out_path(k ? "skin-bar-far.png" : "skin-bar-near-fo.png"), &img[k]);
+        orr_scene_destroy(b.s);
+    }
+    orr_diff diff = orr_test_compare(&img[0], &img[1]);
+    printf("bent bar near vs 1e12 m: MAD %.4f, max %d\n", diff.mad, diff.max);
+    CHECK(diff.mad <= 0.01);
+    double rgb[3]; /* not an empty image compared with another: the bar is there */
+    orr_test_mean_rgb(&img[1], 0, 0, W, H, rgb);
+    printf("far image mean red %.2f\n", rgb[0]);
+    CHECK(rgb[0] > 5); /* the bar covers about 4 % of the image: mean red ≈ 10 */
+    orr_test_image_free(&img[0]), orr_test_image_free(&img[1]);
+    orr_engine_destroy(fo);
 }
 
 int main(int argc, char **argv) {
