@@ -102,11 +102,16 @@ double orr_animation_group_get_time(const orr_animation_group *group);
  * way. Rotations blend by slerp. One group at weight 1 writes its samples
  * exactly. Difference from Babylon.js: there, a group whose weight was never
  * set (−1) does not blend and the last one applied wins; here every group is
- * weighted (default 1). Babylon.js's enableBlending/blendingSpeed (a ramp
- * from the current pose when a group starts) is not implemented: ramp the
- * weights instead. */
+ * weighted (default 1). */
 void orr_animation_group_set_weight(orr_animation_group *group, double weight);
 double orr_animation_group_get_weight(const orr_animation_group *group);
+/* Babylon.js enableBlending / blendingSpeed: when on, a group that starts
+ * (play from stopped) eases in from the pose its targets have at that moment:
+ * its samples are mixed with that pose by a factor that starts at 0 and grows
+ * by `speed` per orr_scene_animate call (per frame, as in Babylon.js; 0: the
+ * default 0.01) up to 1. Crossfade two clips with it, or with weights.
+ * Default off. A negative or non-finite speed is misuse. */
+void orr_animation_group_set_blending(orr_animation_group *group, bool enable, double speed);
 /* Advances every playing group of the scene by `seconds` × its speed and
  * writes the sampled (and blended) values to the nodes (translation →
  * position, rotation → rotation quaternion, scale → scaling, weights → morph

@@ -49,6 +49,10 @@ struct orr_animation_group {
     bool loop;
     bool has_originals; /* `original` captured since the last stop */
     bool ended;         /* reached its end in this orr_scene_animate (playback.c) */
+    /* Babylon.js enableBlending: from a start, the samples are mixed with the
+     * originals by blend_factor, which grows by blend_speed per animate. */
+    bool blending;
+    double blend_speed, blend_factor;
 };
 
 typedef struct orri_skin {

@@ -12,7 +12,11 @@ static bool check(const orr_animation_group *g, const char *what) {
 
 void orr_animation_group_play(orr_animation_group *g, bool loop) {
     if (!check(g, "orr_animation_group_play")) return;
-    if (g->state == ORRI_PLAY_STOPPED) g->time = g->speed < 0 ? g->duration : 0; /* from the start (or the end) */
+    if (g->state == ORRI_PLAY_STOPPED) { /* from the start (or the end), blending from the current pose */
+        g->time = g->speed < 0 ? g->duration : 0;
+        g->has_originals = false;
+        g->blend_factor = 0;
+    }
     g->state = ORRI_PLAY_PLAYING;
     g->loop = loop;
 }
@@ -48,6 +52,17 @@ void orr_animation_group_set_weight(orr_animation_group *g, double weight) {
         return;
     }
     g->weight = weight < 0 ? 0 : weight > 1 ? 1 : weight; /* Babylon.js clamps to [0, 1] */
+}
+
+void orr_animation_group_set_blending(orr_animation_group *g, bool enable, double speed) {
+    if (!check(g, "orr_animation_group_set_blending")) return;
+    if (!isfinite(speed) || speed < 0) {
+        orri_misuse(g->scene->ctx, ORR_MSG_OUT_OF_RANGE,
+                    "orr_animation_group_set_blending ('%s'): speed %g is negative or not finite", g->label, speed);
+        return;
+    }
+    g->blending = enable;
+    g->blend_speed = speed > 0 ? speed : 0.01; /* Babylon.js blendingSpeed default */
 }
 
 double orr_animation_group_get_weight(const orr_animation_group *g) { return g ? g->weight : 0; }

@@ -121,6 +121,17 @@ static uint32_t write_unshared(orr_scene *s, orri_anim *a, uint32_t n) {
     return left;
 }
 
+/* enableBlending's ramp: the sample mixed with the original by `f`. */
+static void blend_in(const orri_channel *c, double f, double *v) {
+    const double *o = c->original;
+    if (c->path == ORR_ANIM_ROTATION) {
+        orr_dquat q = orri_quat_slerp((orr_dquat){o[0], o[1], o[2], o[3]}, (orr_dquat){v[0], v[1], v[2], v[3]}, f);
+        v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+        return;
+    }
+    for (uint32_t k = 0; k < c->components; k++) v[k] = o[k] + (v[k] - o[k]) * f;
+}
+
 /* Samples every applied group's channels on live targets into the scratch. */
 static uint32_t collect(orr_scene *s, orri_anim *a, orr_animation_group *extra) {
     uint32_t n = 0;
@@ -133,6 +144,7 @@ static uint32_t collect(orr_scene *s, orri_anim *a, orr_animation_group *extra) 
             orri_contribution *out = &a->scratch[n];
             memset(out->value, 0, sizeof out->value);
             orri_channel_sample(c, g->time, out->value);
+            if (g->blending && g->blend_factor < 1) blend_in(c, g->blend_factor, out->value);
             out->node = c->node, out->path = c->path, out->order = n, out->components = c->components;
             out->weight = g->weight, out->original = c->original;
             n++;
@@ -191,6 +203,9 @@ void orr_scene_animate(orr_scene *s, double seconds) {
         any_ended |= ended;
     }
     orri_anim_apply(s, NULL); /* the ended ones show their last pose */
+    for (orr_animation_group *g = s->anim->groups; g; g = g->next)
+        if (g->blending && g->state == ORRI_PLAY_PLAYING && g->blend_factor < 1)
+            g->blend_factor = fmin(1, g->blend_factor + g->blend_speed); /* per frame, as Babylon.js */
     if (any_ended)
         for (orr_animation_group *g = s->anim->groups; g; g = g->next)
             if (g->ended) g->state = ORRI_PLAY_STOPPED, g->ended = false;

@@ -282,6 +282,33 @@ TEST(blending_two_groups) {
     orr_scene_destroy(s);
 }
 
+/* enableBlending: from the pose at the start (10, 0, 0) towards the clip's
+ * (2, 0, 0) by 0.25 per frame: the first frame shows the start pose, then
+ * 25 %, 50 %, ... and the clip itself from the fifth frame on. */
+TEST(enable_blending_eases_in_per_frame) {
+    orr_scene *s = new_scene();
+    orr_node n = orr_node_create(s, &(orr_node_desc){.position = {10, 0, 0}});
+    static const float a[] = {2, 0, 0};
+    orr_animation_group *g = constant(s, n, ORR_ANIM_TRANSLATION, a);
+    orr_animation_group_set_blending(g, true, 0.25);
+    orr_animation_group_play(g, true);
+    const double expect[] = {10, 8, 6, 4, 2, 2};
+    for (int f = 0; f < 6; f++) {
+        orr_scene_animate(s, 1.0 / 60);
+        CHECK_NEAR(orr_node_get_position(s, n).x, expect[f], 1e-12);
+    }
+    orr_animation_group_stop(g); /* a restart eases in again, from where the node is */
+    orr_node_set_position(s, n, (orr_dvec3){6, 0, 0});
+    orr_animation_group_play(g, true);
+    orr_scene_animate(s, 0.1);
+    orr_scene_animate(s, 0.1);
+    CHECK_NEAR(orr_node_get_position(s, n).x, 6 + 0.25 * (2 - 6), 1e-12);
+    int before = log_count;
+    orr_animation_group_set_blending(g, true, -1);
+    CHECK(log_count == before + 1 && last_id == ORR_MSG_OUT_OF_RANGE);
+    orr_scene_destroy(s);
+}
+
 TEST(blending_rotations_slerps) {
     orr_scene *s = new_scene();
     orr_node n = orr_node_create(s, NULL);
