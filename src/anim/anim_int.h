@@ -22,8 +22,9 @@ typedef struct orri_channel {
     orr_anim_path path;
     orr_anim_interpolation interpolation;
     uint32_t key_count, components;
-    float *times;  /* key_count */
-    float *values; /* key_count × components (× 3 for CUBICSPLINE) */
+    float *times;      /* key_count (in the group's `keys` block) */
+    float *values;     /* key_count × components (× 3 for CUBICSPLINE) */
+    uint32_t last_key; /* the interval sampled last: playback moves on to the next one */
     /* The target's value when the group started applying (Babylon.js
      * originalValue): what a total blend weight below 1 mixes with. */
     double original[ORRI_ANIM_MAX_COMPONENTS];
@@ -41,6 +42,7 @@ struct orr_animation_group {
     char label[64];
     orri_channel *channels;
     uint32_t channel_count;
+    float *keys;     /* every channel's times and values, one block */
     double duration; /* last key time over every channel */
     double time;     /* seconds, 0 .. duration */
     double speed;    /* default 1 */
@@ -89,7 +91,7 @@ orri_anim *orri_anim_state(orr_scene *s);
 /* Samples `c` at `t` seconds (clamped to its keys) into out[components]:
  * LINEAR (slerp, shortest path, for rotations), STEP, CUBICSPLINE (glTF
  * Hermite); rotations come out normalised (sample.c). */
-void orri_channel_sample(const orri_channel *c, double t, double *out);
+void orri_channel_sample(orri_channel *c, double t, double *out);
 /* Spherical interpolation along the shorter arc, normalised (sample.c). */
 orr_dquat orri_quat_slerp(orr_dquat a, orr_dquat b, double t);
 

@@ -23,15 +23,10 @@ orri_anim *orri_anim_state(orr_scene *s) {
     return a;
 }
 
-static void free_channels(const orr_allocator *al, orri_channel *ch, uint32_t count) {
-    if (!ch) return;
-    for (uint32_t i = 0; i < count; i++) orri_free(al, ch[i].times), orri_free(al, ch[i].values);
-    orri_free(al, ch);
-}
-
 static void free_group(orr_animation_group *g) {
     const orr_allocator *al = &g->scene->ctx->allocator;
-    free_channels(al, g->channels, g->channel_count);
+    orri_free(al, g->keys);
+    orri_free(al, g->channels);
     orri_free(al, g);
 }
 
@@ -50,6 +45,10 @@ static void release_state(orr_scene *s) {
     orri_free(&s->ctx->allocator, a);
     s->anim = NULL;
     s->anim_release = NULL;
+}
+
+static size_t value_count(const orr_anim_channel_desc *c) {
+    return (size_t)c->key_count * c->components * (c->interpolation == ORR_INTERP_CUBICSPLINE ? 3 : 1);
 }
 
 static uint32_t path_components(orr_anim_path p) { return p == ORR_ANIM_ROTATION ? 4 : 3; }
@@ -75,8 +74,7 @@ static const char *channel_problem(orr_scene *s, const orr_anim_channel_desc *c,
     for (uint32_t k = 1; k < c->key_count; k++)
         if (!(c->times[k] > c->times[k - 1])) return "key times are not strictly increasing";
     if (c->times[0] < 0) return "a key time is negative";
-    size_t n = (size_t)c->key_count * c->components * (c->interpolation == ORR_INTERP_CUBICSPLINE ? 3 : 1);
-    if (!all_finite(c->values, n)) return *id = ORR_MSG_NOT_FINITE, "a value is not finite";
+    if (!all_finite(c->values, value_count(c))) return *id = ORR_MSG_NOT_FINITE, "a value is not finite";
     if (c->path == ORR_ANIM_ROTATION)
         for (uint32_t k = 0; k < c->key_count; k++) {
             const float *q = c->values + (size_t)k * 4 * (c->interpolation == ORR_INTERP_CUBICSPLINE ? 3 : 1) +
@@ -87,19 +85,18 @@ static const char *channel_problem(orr_scene *s, const orr_anim_channel_desc *c,
     return NULL;
 }
 
-static bool copy_channel(const orr_allocator *al, const orr_anim_channel_desc *c, orri_channel *out) {
-    size_t n = (size_t)c->key_count * c->components * (c->interpolation == ORR_INTERP_CUBICSPLINE ? 3 : 1);
-    out->times = orri_alloc(al, sizeof(float) * c->key_count);
-    out->values = orri_alloc(al, sizeof(float) * n);
-    if (!out->times || !out->values) return false;
+/* Copies the channel's keys to `keys` (times, then values); returns the end. */
+static float *copy_channel(const orr_anim_channel_desc *c, float *keys, orri_channel *out) {
+    out->times = keys;
+    out->values = keys + c->key_count;
     memcpy(out->times, c->times, sizeof(float) * c->key_count);
-    memcpy(out->values, c->values, sizeof(float) * n);
+    memcpy(out->values, c->values, sizeof(float) * value_count(c));
     out->node = c->target.id;
     out->path = c->path;
     out->interpolation = c->interpolation;
     out->key_count = c->key_count;
     out->components = c->components;
-    return true;
+    return out->values + value_count(c);
 }
 
 static bool validate(orr_scene *s, const orr_animation_group_desc *d) {
@@ -129,15 +126,19 @@ orr_result orr_animation_group_create(orr_scene *s, const orr_animation_group_de
     if (!validate(s, desc)) return ORR_ERROR_INVALID_ARGUMENT;
     orri_anim *a = orri_anim_state(s);
     const orr_allocator *al = &s->ctx->allocator;
+    size_t floats = 1; /* every channel's keys in one block, in channel order (locality when sampling) */
+    for (uint32_t i = 0; i < desc->channel_count; i++)
+        floats += desc->channels[i].key_count + value_count(&desc->channels[i]);
     orr_animation_group *g = a ? orri_alloc(al, sizeof *g) : NULL;
     if (g) g->scene = s, g->channels = orri_alloc(al, sizeof(orri_channel) * (desc->channel_count + 1));
-    bool ok = g && g->channels;
-    for (uint32_t i = 0; ok && i < desc->channel_count; i++, g->channel_count++)
-        ok = copy_channel(al, &desc->channels[i], &g->channels[i]);
-    if (!ok) {
-        if (g) free_group(g); /* channel_count counts the half-copied one too */
+    if (g) g->keys = orri_alloc(al, sizeof(float) * floats);
+    if (!g || !g->channels || !g->keys) {
+        if (g) free_group(g);
         return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_animation_group_create: copying the keys");
     }
+    float *keys = g->keys;
+    for (uint32_t i = 0; i < desc->channel_count; i++) keys = copy_channel(&desc->channels[i], keys, &g->channels[i]);
+    g->channel_count = desc->channel_count;
     snprintf(g->label, sizeof g->label, "%s", desc->label ? desc->label : "animation");
     for (uint32_t i = 0; i < g->channel_count; i++) {
         double last = g->channels[i].times[g->channels[i].key_count - 1];

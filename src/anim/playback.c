@@ -139,7 +139,7 @@ static uint32_t collect(orr_scene *s, orri_anim *a, orr_animation_group *extra) 
         if (!is_applied(g, extra)) continue;
         if (!g->has_originals) capture_originals(s, g);
         for (uint32_t i = 0; i < g->channel_count; i++) {
-            const orri_channel *c = &g->channels[i];
+            orri_channel *c = &g->channels[i];
             if (!orri_scene_node(s, c->node)) continue; /* destroyed while animated */
             orri_contribution *out = &a->scratch[n];
             memset(out->value, 0, sizeof out->value);

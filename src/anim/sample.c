@@ -27,9 +27,14 @@ orr_dquat orri_quat_slerp(orr_dquat a, orr_dquat b, double t) {
     return orr_dquat_normalize(q);
 }
 
-/* The key k with times[k] <= t < times[k + 1] (0 < k + 1 < key_count). */
-static uint32_t find_key(const float *times, uint32_t count, double t) {
-    uint32_t lo = 0, hi = count - 1; /* times[lo] <= t < times[hi] */
+/* The key k with times[k] <= t < times[k + 1] (0 < k + 1 < key_count):
+ * the interval of the last call or the next one (playback), else a binary
+ * search. */
+static uint32_t find_key(orri_channel *c, double t) {
+    const float *times = c->times;
+    for (uint32_t k = c->last_key; k < c->last_key + 2 && k + 1 < c->key_count; k++)
+        if (times[k] <= t && t < times[k + 1]) return c->last_key = k;
+    uint32_t lo = 0, hi = c->key_count - 1; /* times[lo] <= t < times[hi] */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (times[mid] <= t)
@@ -37,7 +42,7 @@ static uint32_t find_key(const float *times, uint32_t count, double t) {
         else
             hi = mid;
     }
-    return lo;
+    return c->last_key = lo;
 }
 
 static void normalise4(double *v) {
@@ -77,14 +82,14 @@ static void cubic(const orri_channel *c, uint32_t k, double s, double td, double
     if (c->path == ORR_ANIM_ROTATION) normalise4(out);
 }
 
-void orri_channel_sample(const orri_channel *c, double t, double *out) {
+void orri_channel_sample(orri_channel *c, double t, double *out) {
     uint32_t last = c->key_count - 1;
     if (c->key_count == 1 || t <= c->times[0] || t >= c->times[last]) {
         copy_key(c, t >= c->times[last] ? last : 0, out);
         if (c->path == ORR_ANIM_ROTATION) normalise4(out);
         return;
     }
-    uint32_t k = find_key(c->times, c->key_count, t);
+    uint32_t k = find_key(c, t);
     double t0 = c->times[k], td = (double)c->times[k + 1] - t0, s = (t - t0) / td;
     switch (c->interpolation) {
     case ORR_INTERP_STEP:
