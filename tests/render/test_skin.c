@@ -60,12 +60,14 @@ static void bar_quad(orr_geometry *g, uint32_t k) {
 }
 
 /* The bar scene on engine `e`, its root nodes (camera, joint 0, mesh) in `cell`. */
-static bar_scene bar_in(orr_engine *e, orr_cell3 cell) {
+static bar_scene bar_in(orr_engine *e, orr_cell3 cell, bool morph) {
     bar_scene b = {0};
     b.s = new_scene_on(e, &b.cam);
     orr_geometry g;
     CHECK(orr_geometry_alloc(8, 12, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_SKIN, NULL, &g) == ORR_OK);
     bar_quad(&g, 0), bar_quad(&g, 1);
+    if (morph && orr_geometry_alloc_morph(&g, 1, false) == ORR_OK) /* lengthens the upper quad to y = 2.6 */
+        g.morph_positions[6 * 3 + 1] = g.morph_positions[7 * 3 + 1] = 0.6f;
     b.mesh = orr_mesh_create(
         b.s, &(orr_mesh_desc){.geometry = &g, .material = red(b.s), .position = {1.5, 0, 0}, .label = "bar"});
     orr_geometry_free(&g);
@@ -86,7 +88,7 @@ static bar_scene bar_in(orr_engine *e, orr_cell3 cell) {
     return b;
 }
 
-static bar_scene bar(void) { return bar_in(engine, (orr_cell3){0, 0, 0}); }
+static bar_scene bar(void) { return bar_in(engine, (orr_cell3){0, 0, 0}, false); }
 
 /* Whether the pixel of world point p is the bar's red (else the black clear). */
 static int is_red(const orr_image8 *img, orr_scene *s, orr_camera c, orr_dvec3 p) {
@@ -195,6 +197,26 @@ TEST(morph_target_quad) {
     orr_scene_destroy(s);
 }
 
+/* Morph targets apply before skinning (glTF): the upper quad lengthened by
+ * 0.6 in the bind pose and then bent −90° reaches x = 1.6 along +X. Skinning
+ * first and morphing after (the control) would push its tip up instead:
+ * (1.4, 1.0) would stay black. */
+TEST(morph_then_skin) {
+    bar_scene b = bar_in(engine, (orr_cell3){0, 0, 0}, true);
+    orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
+    orr_image8 img;
+    render(&b, "skin-bar-morph-0.png", &img);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){0.85, 1.0, 0}) == 1);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){1.4, 1.0, 0}) == 0);
+    orr_test_image_free(&img);
+    orr_mesh_set_morph_weights(b.s, b.mesh, (const float[]){1}, 1);
+    render(&b, "skin-bar-morph-1.png", &img);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){1.4, 1.0, 0}) == 1);
+    CHECK(is_red(&img, b.s, b.cam, (orr_dvec3){1.0, 1.5, 0}) == 0);
+    orr_test_image_free(&img);
+    orr_scene_destroy(b.s);
+}
+
 /* Destroying the skin draws the mesh unskinned (its bind pose: the straight
  * bar), releasing the pre-pass state while frames may be in flight; a
  * morphed mesh destroyed between frames goes too (validation stays quiet). */
@@ -237,7 +259,7 @@ TEST(far_away_under_floating_origin_same_image) {
     orr_image8 img[2];
     const orr_cell3 cells[2] = {{0, 0, 0}, {953674, 0, 0}};
     for (int k = 0; k < 2; k++) {
-        bar_scene b = bar_in(fo, cells[k]);
+        bar_scene b = bar_in(fo, cells[k], false);
         orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
         CHECK(orr_test_render(fo, b.s, 2, &img[k]));
         orr_test_save_png(orr_test_out_path(k ? "skin-bar-far.png" : "skin-bar-near-fo.png"), &img[k]);
