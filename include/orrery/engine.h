@@ -146,7 +146,7 @@ typedef struct orr_stats {
     uint64_t device_memory;            /* bytes of device memory allocated */
     /* With orr_engine_desc.gpu_timing: GPU milliseconds of the most recent
      * frame whose results are available (that frame is `gpu_timed_frame`). */
-    double gpu_cull_ms;   /* uploads + thin-instance culling pass */
+    double gpu_cull_ms;   /* uploads + thin-instance culling pass + morph and skin pre-pass */
     double gpu_render_ms; /* the render pass (all draws) */
     uint64_t gpu_timed_frame;
 } orr_stats;
