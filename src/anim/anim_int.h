@@ -115,5 +115,9 @@ orri_skin *orri_skin_get(const orr_scene *s, uint32_t id);
  * the origin). Writes min(joint_count, capacity) matrices; returns the
  * skin's joint count (0 when the mesh has no live skin). */
 uint32_t orri_skin_joint_matrices(orr_scene *s, uint32_t mesh_id, orr_mat4f *out, uint32_t capacity);
+/* A value that changes whenever the joint matrices of the mesh may have
+ * (the world versions of the mesh and of every joint): equal keys, equal
+ * matrices, so a still pose is not recomputed. 0 when the mesh has no live skin. */
+uint64_t orri_skin_pose_key(orr_scene *s, uint32_t mesh_id);
 
 #endif

@@ -148,3 +148,19 @@ uint32_t orri_skin_joint_matrices(orr_scene *s, uint32_t mesh_id, orr_mat4f *out
     }
     return k->joint_count;
 }
+
+uint64_t orri_skin_pose_key(orr_scene *s, uint32_t mesh_id) {
+    orri_node *m = orri_scene_node(s, mesh_id);
+    orri_skin *k = m && m->kind == ORRI_NODE_MESH ? orri_skin_get(s, m->u.mesh.skin) : NULL;
+    if (!k) return 0;
+    uint64_t v, h = 0xcbf29ce484222325ull ^ m->u.mesh.skin;
+    orri_node_world(s, m, &v);
+    h = (h ^ v) * 0x100000001b3ull;
+    for (uint32_t i = 0; i < k->joint_count; i++) {
+        orri_node *j = orri_scene_node(s, k->joints[i]);
+        v = 0;
+        if (j) orri_node_world(s, j, &v);
+        h = (h ^ (v + i)) * 0x100000001b3ull;
+    }
+    return h;
+}

@@ -35,7 +35,8 @@ struct orri_deform_gpu {
     VkDescriptorSet sets[ORRI_MAX_FRAMES];
     uint32_t skin, joint_count, morph_count;
     size_t params_size;
-    void *last; /* the block last dispatched (params_size bytes) */
+    void *last;        /* the block last dispatched (params_size bytes) */
+    uint64_t last_key; /* its pose key and morph weights (skips computing a still pose) */
     bool dispatched;
 };
 
@@ -187,6 +188,14 @@ void orri_deform_streams(const orri_mesh_gpu *mg, VkBuffer *position, VkBuffer *
 
 /* Writes this frame's block; true when it differs from the last dispatched. */
 static bool write_params(orr_scene *s, const orri_node *n, uint32_t node_id, orri_deform_gpu *d, uint32_t slot) {
+    uint64_t key = d->skin ? orri_skin_pose_key(s, node_id) : 0x9e3779b97f4a7c15ull;
+    for (uint32_t t = 0; t < d->morph_count; t++) {
+        uint32_t bits;
+        memcpy(&bits, &n->u.mesh.morph_weights[t], sizeof bits);
+        key = (key ^ bits) * 0x100000001b3ull;
+    }
+    if (d->dispatched && key == d->last_key) return false; /* nothing moved: not even recomputed */
+    d->last_key = key;
     orri_gpu_deform *p = d->params[slot].mapped;
     memset(p, 0, d->params_size);
     p->info = (orri_uvec4){n->u.mesh.geometry.vertex_count, d->morph_count,

@@ -449,6 +449,29 @@ static void joint_case(orr_cell3 cell, orr_dvec3 mesh_pos, orr_mat4f *out) {
     orr_scene_destroy(s);
 }
 
+/* The pose key changes with any world the joint matrices read (mesh or
+ * joint, also through a parent) and only then. */
+TEST(skin_pose_key_follows_worlds) {
+    orr_scene *s = new_scene();
+    orr_geometry g;
+    REQUIRE(orr_geometry_alloc(3, 3, ORR_GEOMETRY_SKIN, NULL, &g) == ORR_OK);
+    g.indices[1] = 1, g.indices[2] = 2;
+    orr_mesh m = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g});
+    orr_geometry_free(&g);
+    orr_node root = orr_node_create(s, NULL);
+    orr_node j = orr_node_create(s, &(orr_node_desc){.parent = root});
+    CHECK(orri_skin_pose_key(s, m.id) == 0); /* no skin yet */
+    orr_mesh_set_skin(s, m, orr_skin_create(s, &(orr_skin_desc){.joints = &j, .joint_count = 1}));
+    uint64_t k0 = orri_skin_pose_key(s, m.id);
+    CHECK(k0 != 0 && orri_skin_pose_key(s, m.id) == k0);
+    orr_node_set_position(s, root, (orr_dvec3){0, 1, 0}); /* the joint's parent */
+    uint64_t k1 = orri_skin_pose_key(s, m.id);
+    CHECK(k1 != k0 && orri_skin_pose_key(s, m.id) == k1);
+    orr_node_set_position(s, orr_mesh_node(m), (orr_dvec3){1, 0, 0});
+    CHECK(orri_skin_pose_key(s, m.id) != k1);
+    orr_scene_destroy(s);
+}
+
 static orr_dvec3 apply_f32(const orr_mat4f *m, orr_dvec3 p) {
     orr_dmat4 d;
     for (int i = 0; i < 16; i++) d.m[i] = m->m[i];
