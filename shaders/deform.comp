@@ -1,8 +1,9 @@
 #version 450
 // Deformation pre-pass (src/render/skin_gpu.c): one thread per vertex.
 // Morph targets first (glTF 2.0 §3.7.2.2: p = p0 + Σ w_t · Δp_t, the same
-// for normals), then skinning (§3.7.3: p' = Σ w_i · J_i · p; normals by the
-// upper 3×3 of the blended matrix, renormalised, as Babylon.js does). The
+// for normals), then skinning (§3.7.3: p' = Σ w_i · J_i · p; normals and
+// tangents by the upper 3×3 of the blended matrix, renormalised, as
+// Babylon.js does; morph targets' tangent deltas are not supported). The
 // results are mesh-local and replace the position and normal streams of the
 // draw, so every material's vertex stage (standard, shader, PBR) draws the
 // deformed mesh unchanged.
@@ -22,6 +23,8 @@ layout(set = 0, binding = 6, std430) readonly buffer Params {
 } params;
 layout(set = 0, binding = 7, std430) writeonly buffer OutPositions { float out_positions[]; };
 layout(set = 0, binding = 8, std430) writeonly buffer OutNormals { float out_normals[]; };
+layout(set = 0, binding = 9, std430) readonly buffer Tangents { vec4 tangents[]; };
+layout(set = 0, binding = 10, std430) writeonly buffer OutTangents { vec4 out_tangents[]; };
 
 vec3 read3(uint i) { return vec3(positions[i], positions[i + 1], positions[i + 2]); }
 
@@ -46,6 +49,12 @@ void main() {
                  w.z * params.joint_matrices[min(b & 0xffffu, last)] + w.w * params.joint_matrices[min(b >> 16, last)];
         p = (m * vec4(p, 1.0)).xyz;
         n = mat3(m) * n;
+        if ((params.info.z & ORRI_DEFORM_TANGENTS) != 0) {
+            vec4 t = tangents[v];
+            vec3 ts = mat3(m) * t.xyz;
+            float tl = length(ts);
+            out_tangents[v] = vec4(tl > 0.0 ? ts / tl : t.xyz, t.w);
+        }
     }
     float len = length(n);
     if (len > 0.0) n /= len;

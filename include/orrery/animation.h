@@ -131,10 +131,10 @@ void orr_scene_animate(orr_scene *scene, double seconds);
  * is the size of the model, not of its distance from the origin, so a
  * skinned mesh far away (cells, floating origin) deforms as precisely as at
  * the origin. Skinning runs on the GPU in a compute pre-pass before the
- * frame's draws (docs/decisions.md 32), after the morph targets; tangents are
- * not skinned. Bounds: culling uses the bind-pose bounds of the geometry
- * around the mesh node (as Babylon.js does until refreshBoundingInfo): a pose
- * that reaches far outside them may be culled near the screen's edge. */
+ * frame's draws (docs/decisions.md 32), after the morph targets; normals and
+ * tangents follow (morph targets' tangent deltas are not supported). Bounds: culling uses the bind-pose bounds of the
+ * geometry around the mesh node (as Babylon.js does until refreshBoundingInfo): a pose that reaches far outside them
+ * may be culled near the screen's edge. */
 typedef struct orr_skin_desc {
     const orr_node *joints;             /* joint_count live nodes; copied */
     uint32_t joint_count;               /* 1 .. ORR_MAX_SKIN_JOINTS */

@@ -10,6 +10,7 @@
 
 #define ORRI_DEFORM_SKIN 1u          /* info.z: skin by joints and weights */
 #define ORRI_DEFORM_MORPH_NORMALS 2u /* info.z: morph targets have normal deltas */
+#define ORRI_DEFORM_TANGENTS 4u      /* info.z: skin the tangents too (xyz; w, the sign, kept) */
 #define ORRI_DEFORM_GROUP 64u        /* threads per workgroup (vertices) */
 
 #define ORRI_DEFORM_FIELDS                                                                  \

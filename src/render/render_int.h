@@ -265,6 +265,11 @@ bool orri_deform_needed(const orr_scene *s, const orri_node *n);
 orr_result orri_deform_gpu_ensure(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *mg, orr_scene *s, orri_node *n);
 void orri_deform_gpu_release(orr_engine *e, orri_mesh_gpu *mg);
 void orri_deform_streams(const orri_mesh_gpu *mg, VkBuffer *position, VkBuffer *normal);
+/* The skinned tangents (vec4, the tangent stream's layout) of a skinned mesh
+ * whose geometry has tangents, for a draw that reads tangents (PBR) to bind
+ * in place of the mesh's own; VK_NULL_HANDLE otherwise (morph targets leave
+ * tangents unchanged). */
+VkBuffer orri_deform_tangents(const orri_mesh_gpu *mg);
 /* Records the pass for every deformed draw whose pose changed (before the render pass). */
 orr_result orri_deform_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot, VkCommandBuffer cmd);
 void orri_deform_pipeline_deinit(orr_engine *e);

@@ -25,12 +25,13 @@
 extern const uint32_t orri_spv_deform_comp[];
 extern const size_t orri_spv_deform_comp_size;
 
-#define BINDINGS 9u
+#define BINDINGS 11u
 
 struct orri_deform_gpu {
-    orri_buffer joints, weights, morph_positions, morph_normals; /* inputs (absent ones: not created) */
-    orri_buffer out_positions, out_normals;                      /* what the draw binds */
-    orri_buffer params[ORRI_MAX_FRAMES];                         /* host-visible */
+    orri_buffer joints, weights, morph_positions, morph_normals, tangents; /* inputs (absent: not created) */
+    orri_buffer out_positions, out_normals;                                /* what the draw binds */
+    orri_buffer out_tangents;            /* skinned tangents (skinned meshes with tangents): for the PBR draw */
+    orri_buffer params[ORRI_MAX_FRAMES]; /* host-visible */
     VkDescriptorPool pool;
     VkDescriptorSet sets[ORRI_MAX_FRAMES];
     uint32_t skin, joint_count, morph_count;
@@ -80,8 +81,8 @@ void orri_deform_gpu_release(orr_engine *e, orri_mesh_gpu *mg) {
     orri_deform_gpu *d = mg->deform;
     if (!d) return;
     orri_gpu *gpu = &e->gpu;
-    orri_buffer *bufs[] = {&d->joints,        &d->weights,       &d->morph_positions,
-                           &d->morph_normals, &d->out_positions, &d->out_normals};
+    orri_buffer *bufs[] = {&d->joints,        &d->weights,     &d->morph_positions, &d->morph_normals,
+                           &d->out_positions, &d->out_normals, &d->tangents,        &d->out_tangents};
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) orri_buffer_destroy_deferred(gpu, bufs[i]);
     for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++) orri_buffer_destroy_deferred(gpu, &d->params[i]);
     if (d->pool) orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_POOL, .u.pool = d->pool});
@@ -107,10 +108,14 @@ static orr_result create_buffers(orr_engine *e, VkCommandBuffer batch, orri_defo
         r = input(e, batch, g->morph_positions, mv, "morph target positions", &d->morph_positions);
     if (r == ORR_OK && d->morph_count)
         r = input(e, batch, g->morph_normals, mv, "morph target normals", &d->morph_normals);
-    const VkBufferUsageFlags out = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    const VkBufferUsageFlags out = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT; /* tests read them back */
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, v * 12, out, ORRI_MEM_DEVICE, "deformed positions", &d->out_positions);
     if (r == ORR_OK) r = orri_buffer_create(&e->gpu, v * 12, out, ORRI_MEM_DEVICE, "deformed normals", &d->out_normals);
+    if (r == ORR_OK && d->skin && g->tangents) r = input(e, batch, g->tangents, v * 16, "tangents", &d->tangents);
+    if (r == ORR_OK && d->skin && g->tangents)
+        r = orri_buffer_create(&e->gpu, v * 16, out, ORRI_MEM_DEVICE, "skinned tangents", &d->out_tangents);
     for (uint32_t i = 0; r == ORR_OK && i < e->gpu.frame_count; i++)
         r = orri_buffer_create(&e->gpu, d->params_size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST,
                                "deform parameters", &d->params[i]);
@@ -141,7 +146,9 @@ static orr_result create_sets(orr_engine *e, orri_deform_gpu *d, const orri_mesh
                                    d->morph_normals.buffer ? d->morph_normals.buffer : base,
                                    d->params[f].buffer,
                                    d->out_positions.buffer,
-                                   d->out_normals.buffer};
+                                   d->out_normals.buffer,
+                                   d->tangents.buffer ? d->tangents.buffer : base,
+                                   d->out_tangents.buffer ? d->out_tangents.buffer : d->out_positions.buffer};
         VkDescriptorBufferInfo info[BINDINGS];
         VkWriteDescriptorSet w[BINDINGS];
         for (uint32_t k = 0; k < BINDINGS; k++) {
@@ -186,6 +193,10 @@ void orri_deform_streams(const orri_mesh_gpu *mg, VkBuffer *position, VkBuffer *
     *normal = mg->deform ? mg->deform->out_normals.buffer : mg->streams[1].buffer;
 }
 
+VkBuffer orri_deform_tangents(const orri_mesh_gpu *mg) {
+    return mg->deform ? mg->deform->out_tangents.buffer : VK_NULL_HANDLE;
+}
+
 /* Writes this frame's block; true when it differs from the last dispatched. */
 static bool write_params(orr_scene *s, const orri_node *n, uint32_t node_id, orri_deform_gpu *d, uint32_t slot) {
     uint64_t key = d->skin ? orri_skin_pose_key(s, node_id) : 0x9e3779b97f4a7c15ull;
@@ -198,9 +209,11 @@ static bool write_params(orr_scene *s, const orri_node *n, uint32_t node_id, orr
     d->last_key = key;
     orri_gpu_deform *p = d->params[slot].mapped;
     memset(p, 0, d->params_size);
-    p->info = (orri_uvec4){n->u.mesh.geometry.vertex_count, d->morph_count,
-                           (d->skin ? ORRI_DEFORM_SKIN : 0) | (d->morph_normals.buffer ? ORRI_DEFORM_MORPH_NORMALS : 0),
-                           d->joint_count};
+    p->info =
+        (orri_uvec4){n->u.mesh.geometry.vertex_count, d->morph_count,
+                     (d->skin ? ORRI_DEFORM_SKIN : 0) | (d->morph_normals.buffer ? ORRI_DEFORM_MORPH_NORMALS : 0) |
+                         (d->out_tangents.buffer ? ORRI_DEFORM_TANGENTS : 0),
+                     d->joint_count};
     float *w = &p->morph_weights[0].x;
     for (uint32_t t = 0; t < d->morph_count; t++) w[t] = n->u.mesh.morph_weights[t];
     if (d->skin) orri_skin_joint_matrices(s, node_id, (orr_mat4f *)(p + 1), d->joint_count);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "render/render_int.h" /* reading the pre-pass's outputs back */
 #include "support/test_support.h"
 
 #define W 256
@@ -60,13 +61,18 @@ static void bar_quad(orr_geometry *g, uint32_t k) {
 }
 
 /* The bar scene on engine `e`, its root nodes (camera, joint 0, mesh) in `cell`. */
-static bar_scene bar_in(orr_engine *e, orr_cell3 cell, bool morph) {
+enum { BAR_MORPH = 1, BAR_TANGENTS = 2 };
+
+static bar_scene bar_in(orr_engine *e, orr_cell3 cell, int opts) {
     bar_scene b = {0};
     b.s = new_scene_on(e, &b.cam);
     orr_geometry g;
-    CHECK(orr_geometry_alloc(8, 12, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_SKIN, NULL, &g) == ORR_OK);
+    uint32_t with = ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_SKIN | (opts & BAR_TANGENTS ? ORR_GEOMETRY_TANGENTS : 0);
+    CHECK(orr_geometry_alloc(8, 12, with, NULL, &g) == ORR_OK);
     bar_quad(&g, 0), bar_quad(&g, 1);
-    if (morph && orr_geometry_alloc_morph(&g, 1, false) == ORR_OK) /* lengthens the upper quad to y = 2.6 */
+    for (int v = 0; g.tangents && v < 8; v++) g.tangents[v * 4] = 1, g.tangents[v * 4 + 3] = -1;
+    if ((opts & BAR_MORPH) &&
+        orr_geometry_alloc_morph(&g, 1, false) == ORR_OK) /* lengthens the upper quad to y = 2.6 */
         g.morph_positions[6 * 3 + 1] = g.morph_positions[7 * 3 + 1] = 0.6f;
     b.mesh = orr_mesh_create(
         b.s, &(orr_mesh_desc){.geometry = &g, .material = red(b.s), .position = {1.5, 0, 0}, .label = "bar"});
@@ -88,7 +94,7 @@ static bar_scene bar_in(orr_engine *e, orr_cell3 cell, bool morph) {
     return b;
 }
 
-static bar_scene bar(void) { return bar_in(engine, (orr_cell3){0, 0, 0}, false); }
+static bar_scene bar(void) { return bar_in(engine, (orr_cell3){0, 0, 0}, 0); }
 
 /* Whether the pixel of world point p is the bar's red (else the black clear). */
 static int is_red(const orr_image8 *img, orr_scene *s, orr_camera c, orr_dvec3 p) {
@@ -202,7 +208,7 @@ TEST(morph_target_quad) {
  * first and morphing after (the control) would push its tip up instead:
  * (1.4, 1.0) would stay black. */
 TEST(morph_then_skin) {
-    bar_scene b = bar_in(engine, (orr_cell3){0, 0, 0}, true);
+    bar_scene b = bar_in(engine, (orr_cell3){0, 0, 0}, BAR_MORPH);
     orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
     orr_image8 img;
     render(&b, "skin-bar-morph-0.png", &img);
@@ -245,6 +251,63 @@ TEST(skin_destroyed_mid_animation) {
     orr_scene_destroy(b.s);
 }
 
+/* Copies `size` bytes of a device buffer of engine `e` to `out` (after every
+ * submitted frame). */
+static bool read_back(orr_engine *e, VkBuffer src, size_t size, void *out) {
+    orri_buffer host;
+    if (orri_buffer_create(&e->gpu, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, ORRI_MEM_READBACK, "test readback",
+                           &host) != ORR_OK)
+        return false;
+    VkCommandBuffer cmd;
+    bool ok = orri_immediate_begin(&e->gpu, &cmd) == ORR_OK;
+    if (ok) {
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        vkCmdCopyBuffer(cmd, src, host.buffer, 1, &(VkBufferCopy){0, 0, size});
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        ok = orri_immediate_end(&e->gpu, cmd) == ORR_OK;
+    }
+    if (ok) {
+        VkMappedMemoryRange range = {
+            .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = host.mem.block->memory, .size = VK_WHOLE_SIZE};
+        vkInvalidateMappedMemoryRanges(e->gpu.device, 1, &range);
+        memcpy(out, host.mapped, size);
+    }
+    orri_buffer_destroy_now(&e->gpu, &host);
+    return ok;
+}
+
+/* Tangents are skinned for the draws that read them (PBR normal maps): the
+ * bar with tangent (1, 0, 0, −1) everywhere, joint 1 turned −90° about Z:
+ * the upper quad's tangents become (0, −1, 0) with the sign kept, the lower
+ * quad's stay. A bar without tangents has no skinned tangent stream. */
+TEST(skinned_tangents) {
+    bar_scene b = bar_in(engine, (orr_cell3){0, 0, 0}, BAR_TANGENTS), plain = bar();
+    orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
+    orr_image8 img;
+    render(&b, "skin-bar-tangents.png", &img);
+    orr_test_image_free(&img);
+    render(&plain, "skin-bar-plain.png", &img);
+    orr_test_image_free(&img);
+    orri_scene_gpu *sg = b.s->render_state, *psg = plain.s->render_state;
+    REQUIRE(sg && psg);
+    CHECK(orri_deform_tangents(&psg->meshes[orri_scene_slot(plain.mesh.id)]) == VK_NULL_HANDLE);
+    VkBuffer t = orri_deform_tangents(&sg->meshes[orri_scene_slot(b.mesh.id)]);
+    REQUIRE(t != VK_NULL_HANDLE);
+    float out[8 * 4];
+    REQUIRE(read_back(engine, t, sizeof out, out));
+    for (int v = 0; v < 8; v++) {
+        const float *q = &out[v * 4];
+        CHECK_NEAR(q[0], v < 4 ? 1 : 0, 1e-6);
+        CHECK_NEAR(q[1], v < 4 ? 0 : -1, 1e-6);
+        CHECK_NEAR(q[2], 0, 1e-6);
+        CHECK_NEAR(q[3], -1, 0);
+    }
+    orr_scene_destroy(plain.s);
+    orr_scene_destroy(b.s);
+}
+
 /* The bent bar at the origin and 10¹² m away (cell 953 674 × 2²⁰ m), both
  * under the floating origin: the same image. Joint matrices are local to
  * the mesh (float64, then float32) and the mesh world is eye-relative, so
@@ -259,7 +322,7 @@ TEST(far_away_under_floating_origin_same_image) {
     orr_image8 img[2];
     const orr_cell3 cells[2] = {{0, 0, 0}, {953674, 0, 0}};
     for (int k = 0; k < 2; k++) {
-        bar_scene b = bar_in(fo, cells[k], false);
+        bar_scene b = bar_in(fo, cells[k], 0);
         orr_node_set_rotation_quaternion(b.s, b.j1, orr_dquat_from_axis_angle((orr_dvec3){0, 0, 1}, -PI / 2));
         CHECK(orr_test_render(fo, b.s, 2, &img[k]));
         orr_test_save_png(orr_test_out_path(k ? "skin-bar-far.png" : "skin-bar-near-fo.png"), &img[k]);
