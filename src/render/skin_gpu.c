@@ -10,8 +10,10 @@
  *   this pass: a barrier orders the write after every earlier frame's vertex
  *   reads (in submission order) and before this frame's.
  * - Its parameter blocks are per frame slot, written once the slot's fence
- *   signalled; a mesh whose block equals the one last dispatched is not
- *   dispatched again (a paused pose costs nothing on the GPU).
+ *   signalled; a mesh whose pose key (world versions of the mesh and its
+ *   joints, morph weights) or else whose block equals the one last
+ *   dispatched is not dispatched again (a paused pose costs nothing on the
+ *   GPU, and its joint matrices are not even recomputed).
  * - Joint matrices are local to the mesh (src/anim/skin.c), so nothing here
  *   depends on where the mesh is: the per-draw world (eye-relative under the
  *   floating origin) places the deformed vertices.
