@@ -230,7 +230,7 @@ const char *orri_json_str(const struct cJSON *obj, const char *key); /* NULL whe
 #define PARSE_ARRAY(key, field, count, fn)                                                                           \
     do {                                                                                                             \
         int64_t n_ = orri_json_array(c, root, key, "");                                                              \
-        if (n_ < 0) return ORR_ERROR_MALFORMED;                                                                      \
+        if (n_ < 0) return orr_last_result();                                                                        \
         if (n_ && !(doc->field = orri_gltf_alloc(c, (size_t)n_, sizeof *doc->field, key))) return orr_last_result(); \
         doc->count = (uint32_t)n_;                                                                                   \
         uint32_t i_ = 0;                                                                                             \

@@ -150,7 +150,7 @@ static orr_result parse_accessor(orri_gltf_ctx *c, const cJSON *j, uint32_t i, o
 
 orr_result orri_gltf_parse_accessors(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc *doc) {
     int64_t n = orri_json_array(c, root, "accessors", "");
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n && !(doc->accessors = orri_gltf_alloc(c, (size_t)n, sizeof *doc->accessors, "accessors")))
         return orr_last_result();
     doc->accessor_count = (uint32_t)n;

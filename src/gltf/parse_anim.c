@@ -15,7 +15,7 @@
 static orr_result joints_of(orri_gltf_ctx *c, const cJSON *j, const char *path, const orri_gltf_doc *doc,
                             orri_gltf_skin *s) {
     int64_t n = orri_json_array(c, j, "joints", path);
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n == 0) return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s.joints is missing or empty", path);
     if (!(s->joints = orri_gltf_alloc(c, (size_t)n, sizeof(uint32_t), path))) return orr_last_result();
     uint32_t k = 0;
@@ -130,7 +130,7 @@ static orr_result parse_animation(orri_gltf_ctx *c, const cJSON *j, uint32_t i, 
     orri_gltf_animation *a = &doc->animations[i];
     a->name = orri_gltf_strdup(c, orri_json_str(j, "name"));
     int64_t n = orri_json_array(c, j, "channels", path);
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n && !(a->channels = orri_gltf_alloc(c, (size_t)n, sizeof *a->channels, path))) return orr_last_result();
     uint32_t k = 0;
     for (const cJSON *e = n ? orri_json_member(j, "channels")->child : NULL; e; e = e->next, k++) {

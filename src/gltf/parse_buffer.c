@@ -161,7 +161,7 @@ static orr_result parse_buffer(orri_gltf_ctx *c, const cJSON *b, uint32_t i, orr
 
 orr_result orri_gltf_parse_buffers(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc *doc) {
     int64_t n = orri_json_array(c, root, "buffers", "");
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n && !(doc->buffers = orri_gltf_alloc(c, (size_t)n, sizeof *doc->buffers, "buffers"))) return orr_last_result();
     doc->buffer_count = (uint32_t)n;
     uint32_t i = 0;
@@ -195,7 +195,7 @@ static orr_result parse_view(orri_gltf_ctx *c, const cJSON *v, uint32_t i, orri_
 
 orr_result orri_gltf_parse_views(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc *doc) {
     int64_t n = orri_json_array(c, root, "bufferViews", "");
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n && !(doc->views = orri_gltf_alloc(c, (size_t)n, sizeof *doc->views, "bufferViews"))) return orr_last_result();
     doc->view_count = (uint32_t)n;
     uint32_t i = 0;

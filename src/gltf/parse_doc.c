@@ -22,7 +22,7 @@ static orr_result check_asset(orri_gltf_ctx *c, const cJSON *root) {
     if (v[0] != '2' || (v[1] != '.' && v[1] != 0))
         return orri_gltf_fail(c, ORR_ERROR_UNSUPPORTED, "asset.version \"%.16s\" (only 2.x)", v);
     int64_t n = orri_json_array(c, root, "extensionsRequired", "");
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     uint32_t i = 0;
     for (const cJSON *e = n ? orri_json_member(root, "extensionsRequired")->child : NULL; e; e = e->next, i++) {
         bool ok = false;
@@ -49,7 +49,7 @@ static orr_result parse_json(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc 
     if (r == ORR_OK) {
         int64_t n = orri_json_array(c, root, "nodes", ""); /* skins refer to nodes by index */
         doc->node_count = n > 0 ? (uint32_t)n : 0;
-        r = n < 0 ? ORR_ERROR_MALFORMED : orri_gltf_parse_skins(c, root, doc);
+        r = n < 0 ? orr_last_result() : orri_gltf_parse_skins(c, root, doc);
         doc->node_count = 0;
     }
     if (r == ORR_OK) r = orri_gltf_parse_nodes(c, root, doc);

@@ -9,7 +9,7 @@
 /* A float array member (weights) of at most max numbers. */
 static orr_result read_weights(orri_gltf_ctx *c, const cJSON *obj, const char *path, float **out, uint32_t *count) {
     int64_t n = orri_json_array(c, obj, "weights", path);
-    if (n <= 0) return n < 0 ? ORR_ERROR_MALFORMED : ORR_OK;
+    if (n <= 0) return n < 0 ? orr_last_result() : ORR_OK;
     float *w = orri_gltf_alloc(c, (size_t)n, sizeof(float), path);
     if (!w) return orr_last_result();
     uint32_t i = 0;
@@ -34,7 +34,7 @@ static orr_result parse_mesh(orri_gltf_ctx *c, const cJSON *j, uint32_t i, orri_
     orri_gltf_mesh *m = &doc->meshes[i];
     m->name = orri_gltf_strdup(c, orri_json_str(j, "name"));
     int64_t n = orri_json_array(c, j, "primitives", path);
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n == 0) return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s.primitives is missing or empty", path);
     if (!(m->prims = orri_gltf_alloc(c, (size_t)n, sizeof *m->prims, path))) return orr_last_result();
     m->prim_count = (uint32_t)n;
@@ -50,7 +50,7 @@ static orr_result parse_mesh(orri_gltf_ctx *c, const cJSON *j, uint32_t i, orri_
 
 orr_result orri_gltf_parse_meshes(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc *doc) {
     int64_t n = orri_json_array(c, root, "meshes", "");
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n && !(doc->meshes = orri_gltf_alloc(c, (size_t)n, sizeof *doc->meshes, "meshes"))) return orr_last_result();
     doc->mesh_count = (uint32_t)n;
     uint32_t i = 0;

@@ -126,7 +126,7 @@ static orr_result parse_node(orri_gltf_ctx *c, const cJSON *j, uint32_t i, orri_
     const cJSON *inst = orri_json_member(ext, "EXT_mesh_gpu_instancing");
     if (r == ORR_OK && inst) r = parse_instancing(c, doc, inst, path, n);
     int64_t kids = r == ORR_OK ? orri_json_array(c, j, "children", path) : 0;
-    if (kids < 0) return ORR_ERROR_MALFORMED;
+    if (kids < 0) return orr_last_result();
     if (r != ORR_OK || kids == 0) return r;
     if (!(n->children = orri_gltf_alloc(c, (size_t)kids, sizeof(uint32_t), path))) return orr_last_result();
     uint32_t k = 0;
@@ -176,7 +176,7 @@ static orr_result parse_scene(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc
     char path[64];
     snprintf(path, sizeof path, "scenes[%lld]", (long long)s);
     int64_t n = scene ? orri_json_array(c, scene, "nodes", path) : 0;
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     doc->scene_roots = orri_gltf_alloc(c, scene ? (size_t)n : doc->node_count, sizeof(uint32_t), "scene roots");
     if (!doc->scene_roots) return orr_last_result();
     if (!scene) {
@@ -196,7 +196,7 @@ static orr_result parse_scene(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc
 
 orr_result orri_gltf_parse_nodes(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc *doc) {
     int64_t n = orri_json_array(c, root, "nodes", "");
-    if (n < 0) return ORR_ERROR_MALFORMED;
+    if (n < 0) return orr_last_result();
     if (n && !(doc->nodes = orri_gltf_alloc(c, (size_t)n, sizeof *doc->nodes, "nodes"))) return orr_last_result();
     doc->node_count = (uint32_t)n;
     uint32_t i = 0;

@@ -89,9 +89,9 @@ static orr_result to_triangles(orri_gltf_ctx *c, prim_streams *s, int64_t mode, 
     if (!t) return orr_last_result();
     for (uint32_t i = 0; i < tris; i++) {
         uint32_t *o = t + (size_t)i * 3;
-        if (mode == 5) { /* strip: odd triangles swap their first two vertices */
-            o[0] = s->idx[i + (i & 1u)], o[1] = s->idx[i + 1 - (i & 1u)], o[2] = s->idx[i + 2];
-        } else { /* fan */
+        if (mode == 5) { /* strip: {v_i, v_(i + 1 + i % 2), v_(i + 2 − i % 2)} */
+            o[0] = s->idx[i], o[1] = s->idx[i + 1 + (i & 1u)], o[2] = s->idx[i + 2 - (i & 1u)];
+        } else { /* fan: {v_(i + 1), v_(i + 2), v_0} */
             o[0] = s->idx[i + 1], o[1] = s->idx[i + 2], o[2] = s->idx[0];
         }
     }
@@ -143,7 +143,7 @@ static void fill_geometry(const prim_streams *s, orr_geometry *g) {
 static orr_result read_targets(orri_gltf_ctx *c, const orri_gltf_doc *doc, const cJSON *p, const char *path,
                                orr_geometry *g) {
     int64_t n = orri_json_array(c, p, "targets", path);
-    if (n <= 0) return n < 0 ? ORR_ERROR_MALFORMED : ORR_OK;
+    if (n <= 0) return n < 0 ? orr_last_result() : ORR_OK;
     if (n > ORR_GEOMETRY_MAX_MORPH_TARGETS) {
         orri_gltf_warn(c, "%s.targets: %lld morph targets, the first %u are kept", path, (long long)n,
                        ORR_GEOMETRY_MAX_MORPH_TARGETS);
