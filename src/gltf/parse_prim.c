@@ -11,8 +11,8 @@
  * LINE_STRIP are skipped with a warning (Orrery draws triangles only); the
  * primitive stays in the document with an empty geometry so indices hold.
  *
- * The data stays in glTF's right-handed space and winding; the scene's
- * `__root__` node converts (scene_load.c). Missing normals: flat normals
+ * The data stays in glTF's right-handed space (the scene's `__root__` node
+ * converts, scene_build.c); the triangles are rewound (to_orrery_winding). Missing normals: flat normals
  * (the spec), by unwelding. Missing tangents with a normal map: generated
  * (parse_tangent.c). */
 #include <cJSON.h>
@@ -169,6 +169,23 @@ static orr_result read_targets(orri_gltf_ctx *c, const orri_gltf_doc *doc, const
     return r;
 }
 
+/* glTF's front faces are counter-clockwise where Orrery's builders (as
+ * Babylon.js's) wind the other way: each triangle's last two indices swap.
+ * This is what Babylon.js's loader gets by giving glTF materials
+ * CounterClockWiseSideOrientation (seeds/001: glTF meshes keep "ccw"), done
+ * once in the data so every material and pass agrees: left-handed, the
+ * `__root__` mirror then flips the front face back (the mirrored-mesh rule)
+ * and the model is not inside out; right-handed, there is no root mirror
+ * and the swapped order is the "ccw" of seeds/001. Checked by
+ * test_gltf_load (a lit front face in both builds). Flat normals and
+ * tangents are computed before, from glTF's order. */
+static void to_orrery_winding(orr_geometry *g) {
+    for (uint32_t i = 0; i + 2 < g->index_count; i += 3) {
+        uint32_t t = g->indices[i + 1];
+        g->indices[i + 1] = g->indices[i + 2], g->indices[i + 2] = t;
+    }
+}
+
 static orr_result build(orri_gltf_ctx *c, const orri_gltf_doc *doc, const cJSON *p, const char *path, prim_streams *s,
                         orri_gltf_prim *out) {
     uint32_t with = (s->nrm ? ORR_GEOMETRY_NORMALS : 0) | (s->uv0 ? ORR_GEOMETRY_UVS : 0) |
@@ -188,6 +205,7 @@ static orr_result build(orri_gltf_ctx *c, const orri_gltf_doc *doc, const cJSON 
         else
             orri_gltf_warn(c, "%s: a normal map without its TEXCOORD_%u: no tangents", path, uv1 ? 1u : 0u);
     }
+    if (r == ORR_OK) to_orrery_winding(&out->geometry);
     return r;
 }
 

@@ -79,13 +79,13 @@ static const char *json = GLTF_HEAD
 static orri_gltf_doc doc;
 static orri_gltf_ctx ctx;
 
-TEST(strips_and_fans_keep_counter_clockwise_order) {
+TEST(strips_and_fans_in_spec_order_then_rewound) {
     fill(false);
     gltf_skip_images = true;
     REQUIRE(parse_ok(json, buf, sizeof buf, &doc, &ctx));
     const orr_geometry *fan = &doc.meshes[1].prims[0].geometry;
     REQUIRE(fan->index_count == 6);
-    uint32_t want_fan[6] = {1, 2, 0, 2, 3, 0};
+    uint32_t want_fan[6] = {1, 0, 2, 2, 0, 3}; /* {1, 2, 0}, {2, 3, 0} rewound for Orrery: last two swapped */
     for (int i = 0; i < 6; i++) CHECK(fan->indices[i] == want_fan[i]);
     /* strip 0 1 3 2: {0, 1, 3} and {1, 2, 3} (spec order), unwelded by the flat normals */
     const orr_geometry *strip = &doc.meshes[0].prims[0].geometry;
