@@ -8,7 +8,7 @@
  *                            .error_buffer_size = sizeof err }, &fox) != ORR_OK) { puts(err); ... }
  *     orr_node_set_position(scene, orr_gltf_root(fox), (orr_dvec3){0, 0, 5});
  *     orr_gltf *second;
- *     orr_gltf_instantiate(scene, fox, 0, &second);          // another copy, textures and materials shared
+ *     orr_gltf_instantiate(scene, fox, (orr_node){0}, &second);         // another copy, textures and materials shared
  *     ...
  *     orr_gltf_destroy(scene, second);
  *     orr_gltf_destroy(scene, fox);
