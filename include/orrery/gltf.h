@@ -49,9 +49,12 @@
  * copy holds its own (the decoded CPU data is kept once, in the shared
  * part, for further copies).
  *
- * Skins, morph weights and animations are decoded (counts and names below)
- * but not bound to the scene until the animation module lands (STATUS):
- * orr_gltf_animation_count reports the decoded clips.
+ * Animation (orrery/animation.h): per glTF skin an orr_skin over the copy's
+ * joint nodes, set on the skinned meshes; default morph weights on meshes
+ * with morph targets; per glTF animation an animation group (LINEAR, STEP,
+ * CUBICSPLINE channels on translation, rotation, scale, weights), the first
+ * playing in a loop unless desc.play_first_animation is off (Babylon.js's
+ * animationStartMode FIRST). Groups advance with orr_scene_animate.
  *
  * Errors: ORR_ERROR_MALFORMED (does not parse, out-of-range index or byte
  * range, cycle ...), ORR_ERROR_UNSUPPORTED (a required extension or a form
@@ -68,6 +71,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "orrery/animation.h"
 #include "orrery/core.h"
 #include "orrery/material.h"
 #include "orrery/scene.h"
@@ -85,9 +89,10 @@ typedef struct orr_gltf_desc {
     orr_node parent;    /* parent of `__root__`; 0: the scene root */
     char *error_buffer; /* receives the failure message (NUL-terminated, truncated) */
     size_t error_buffer_size;
-    size_t max_bytes;     /* budget of decoded data (buffers, vertices, images); 0: 1 GiB */
-    orr_opt_bool cameras; /* create the file's cameras; default on */
-    orr_opt_bool lights;  /* create the file's lights; default on */
+    size_t max_bytes;                  /* budget of decoded data (buffers, vertices, images); 0: 1 GiB */
+    orr_opt_bool cameras;              /* create the file's cameras; default on */
+    orr_opt_bool lights;               /* create the file's lights; default on */
+    orr_opt_bool play_first_animation; /* play (loop) the first animation group; default on */
 } orr_gltf_desc;
 
 /* Loads `path` (.gltf or .glb, told by its first bytes) into `scene`.
@@ -134,8 +139,10 @@ uint32_t orr_gltf_camera_count(const orr_gltf *gltf);
 orr_camera orr_gltf_camera(const orr_gltf *gltf, uint32_t index);
 uint32_t orr_gltf_light_count(const orr_gltf *gltf);
 orr_light orr_gltf_light(const orr_gltf *gltf, uint32_t index);
-/* Decoded animation clips and skins (see STATUS above), with their names. */
+/* Animation groups by glTF index (NULL when out of range), their glTF names
+ * (NULL when unnamed) and the number of glTF skins. Destroyed with the copy. */
 uint32_t orr_gltf_animation_count(const orr_gltf *gltf);
+orr_animation_group *orr_gltf_animation(const orr_gltf *gltf, uint32_t index);
 const char *orr_gltf_animation_name(const orr_gltf *gltf, uint32_t index);
 uint32_t orr_gltf_skin_count(const orr_gltf *gltf);
 

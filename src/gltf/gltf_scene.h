@@ -5,6 +5,7 @@
 #define ORRI_GLTF_SCENE_H
 
 #include "gltf_int.h"
+#include "orrery/animation.h"
 #include "orrery/gltf.h"
 #include "orrery/handedness.h"
 
@@ -28,7 +29,9 @@ struct orr_gltf {
     orr_camera *cameras;
     orr_light *lights;
     uint32_t camera_count, light_count;
-    bool with_cameras, with_lights;
+    orr_skin *skins;              /* skin_count (0: skipped) */
+    orr_animation_group **groups; /* animation_count */
+    bool with_cameras, with_lights, play_first;
 };
 
 /* scene_material.c: every material (and the textures they use), once per asset. */
@@ -40,5 +43,9 @@ orr_result orri_gltf_material_for(orri_gltf_asset *a, int32_t index, orr_materia
 /* scene_build.c: one copy's scene objects under a new __root__. */
 orr_result orri_gltf_build(orri_gltf_asset *a, orr_node parent, orr_gltf *g);
 void orri_gltf_unbuild(orr_scene *scene, orr_gltf *g);
+
+/* scene_anim.c: skins, morph weights and animation groups of a built copy. */
+orr_result orri_gltf_animate(orri_gltf_asset *a, orr_gltf *g, bool play_first);
+void orri_gltf_unanimate(orr_scene *scene, orr_gltf *g);
 
 #endif

@@ -3,7 +3,8 @@
  * and path (translation, rotation, scale, weights), interpolation (LINEAR,
  * STEP, CUBICSPLINE: in-tangent, value, out-tangent per key) and keys.
  * Channels without a node (KHR_animation_pointer) are skipped with a
- * warning. Key times must be finite and non-decreasing. */
+ * warning. Key times must be finite, from 0 and strictly increasing, and
+ * rotation keys of some length (the spec; orrery/animation.h refuses others). */
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -81,9 +82,9 @@ static orr_result keys(orri_gltf_ctx *c, const orri_gltf_doc *doc, const cJSON *
     snprintf(p, sizeof p, "%s.input", spath);
     uint32_t n, comps, vn, vcomps;
     orr_result r = orri_gltf_read_floats(c, doc, in, 1u << 1, p, &ch->times, &n, &comps);
-    for (uint32_t k = 1; r == ORR_OK && k < n; k++)
-        if (!(ch->times[k] >= ch->times[k - 1]))
-            r = orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s[%u]: key times decrease", p, k);
+    for (uint32_t k = 0; r == ORR_OK && k < n; k++)
+        if (!(k ? ch->times[k] > ch->times[k - 1] : ch->times[0] >= 0))
+            r = orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s[%u]: key times are not increasing from 0 or more", p, k);
     if (r != ORR_OK) return r;
     ch->key_count = n;
     snprintf(p, sizeof p, "%s.output", spath);
@@ -99,6 +100,12 @@ static orr_result keys(orri_gltf_ctx *c, const orri_gltf_doc *doc, const cJSON *
     if ((uint64_t)vn * vcomps != per * ch->comps || ch->comps == 0)
         return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s has %u values for %u keys (%s)", p, vn, n,
                               ch->interpolation == ORRI_GLTF_CUBIC ? "CUBICSPLINE: 3 per key" : "1 per key");
+    uint32_t step = ch->interpolation == ORRI_GLTF_CUBIC ? 3u : 1u, at = ch->interpolation == ORRI_GLTF_CUBIC;
+    for (uint32_t k = 0; ch->path == ORRI_GLTF_R && k < n; k++) {
+        const float *q = ch->values + ((size_t)k * step + at) * 4;
+        if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-12f))
+            return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s[%u]: a rotation of no length", p, k);
+    }
     return ORR_OK;
 }
 

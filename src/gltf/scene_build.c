@@ -159,7 +159,7 @@ orr_result orri_gltf_build(orri_gltf_asset *a, orr_node parent, orr_gltf *g) {
         if (r == ORR_OK && g->nodes[i].id && n->light >= 0 && g->with_lights) r = make_light(a, g, i);
     }
     g->mesh_from[a->doc.node_count] = g->mesh_total;
-    return r;
+    return r == ORR_OK ? orri_gltf_animate(a, g, g->play_first) : r;
 }
 
 void orri_gltf_unbuild(orr_scene *scene, orr_gltf *g) {
@@ -167,6 +167,7 @@ void orri_gltf_unbuild(orr_scene *scene, orr_gltf *g) {
     for (uint32_t i = 0; g->meshes && i < g->mesh_total; i++) orr_mesh_destroy(scene, g->meshes[i]);
     for (uint32_t i = 0; g->cameras && i < g->camera_count; i++) orr_camera_destroy(scene, g->cameras[i]);
     for (uint32_t i = 0; g->lights && i < g->light_count; i++) orr_light_destroy(scene, g->lights[i]);
+    orri_gltf_unanimate(scene, g); /* groups and skins, after the meshes using them */
     /* Any order: a destroyed node's children move to its parent, destroyed in turn. */
     for (uint32_t i = 0; g->nodes && i < g->asset->doc.node_count; i++)
         if (g->nodes[i].id) orr_node_destroy(scene, g->nodes[i]);

@@ -23,10 +23,10 @@ static void copy_free(orr_scene *scene, orr_gltf *g) {
     asset_release(a);
 }
 
-static orr_result new_copy(orri_gltf_asset *a, orr_node parent, bool cameras, bool lights, orr_gltf **out) {
+static orr_result new_copy(orri_gltf_asset *a, orr_node parent, const orr_gltf *like, orr_gltf **out) {
     orr_gltf *g = orri_gltf_alloc(&a->ctx, 1, sizeof *g, "glTF copy");
     if (!g) return orr_last_result();
-    g->with_cameras = cameras, g->with_lights = lights;
+    g->with_cameras = like->with_cameras, g->with_lights = like->with_lights, g->play_first = like->play_first;
     a->refs++;
     orr_result r = orri_gltf_build(a, parent, g);
     if (r != ORR_OK) {
@@ -56,9 +56,14 @@ static orr_result load(orr_scene *scene, const uint8_t *data, size_t size, const
     a->refs = 1;
     orr_result r = orri_gltf_parse(&a->ctx, data, size, &a->doc);
     if (r == ORR_OK) r = orri_gltf_make_materials(a);
+    for (uint32_t i = 0; r == ORR_OK && i < a->doc.image_count; i++)
+        orr_image_free(&a->doc.images[i].image); /* on the GPU now: copies share the textures */
     if (r == ORR_OK)
-        r = new_copy(a, desc->parent, !desc->cameras.set || desc->cameras.value,
-                     !desc->lights.set || desc->lights.value, out);
+        r = new_copy(a, desc->parent,
+                     &(orr_gltf){.with_cameras = !desc->cameras.set || desc->cameras.value,
+                                 .with_lights = !desc->lights.set || desc->lights.value,
+                                 .play_first = !desc->play_first_animation.set || desc->play_first_animation.value},
+                     out);
     a->ctx.base_dir = NULL, a->ctx.error = NULL, a->ctx.error_size = 0;
     a->ctx.label = "glTF";
     asset_release(a); /* the copy holds it now, or nothing does */
@@ -115,7 +120,7 @@ orr_result orr_gltf_instantiate(orr_scene *scene, const orr_gltf *source, orr_no
     if (!scene || !source || !out || source->asset->scene != scene)
         return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT,
                               "orr_gltf_instantiate: scene, source (of this scene) and out are required");
-    return new_copy(source->asset, parent, source->with_cameras, source->with_lights, out);
+    return new_copy(source->asset, parent, source, out);
 }
 
 void orr_gltf_destroy(orr_scene *scene, orr_gltf *gltf) {

@@ -72,4 +72,7 @@ uint32_t orr_gltf_animation_count(const orr_gltf *g) { return g ? g->asset->doc.
 const char *orr_gltf_animation_name(const orr_gltf *g, uint32_t i) {
     return g && i < g->asset->doc.animation_count ? g->asset->doc.animations[i].name : NULL;
 }
+orr_animation_group *orr_gltf_animation(const orr_gltf *g, uint32_t i) {
+    return g && i < g->asset->doc.animation_count ? g->groups[i] : NULL;
+}
 uint32_t orr_gltf_skin_count(const orr_gltf *g) { return g ? g->asset->doc.skin_count : 0; }

@@ -119,6 +119,29 @@ TEST(box_textured_and_texture_coordinates) {
     orr_scene_destroy(s);
 }
 
+/* The skinned Fox at a fixed time of "Walk", seen from its left side (glTF
+ * +X): the PNG is for looking; the check is that the model covers the
+ * middle of the view. */
+TEST(fox_walk_pose) {
+    orr_scene *s = NULL;
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1)}, &s);
+    orr_camera_create_free(
+        s, &(orr_free_camera_desc){.position = {ORR_RIGHT_HANDED ? 220 : -220, 50, 0}, .target = ORR_DVEC3(0, 50, 0)});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC});
+    orr_gltf *g = load(s, "gltf/Fox/Fox.glb");
+    REQUIRE(g);
+    orr_animation_group_stop(orr_gltf_animation(g, 0));
+    orr_animation_group_go_to(orr_gltf_animation(g, 1), 0.25);
+    orr_image8 img;
+    render(s, "gltf-fox-walk.png", &img);
+    double rgb[3];
+    orr_test_mean_rgb(&img, img.width / 2 - 20, img.height / 2 - 10, img.width / 2 + 20, img.height / 2 + 10, rgb);
+    CHECK(rgb[0] > 40); /* the fox's orange body */
+    orr_test_image_free(&img);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
 int main(int argc, char **argv) {
     orr_test_require_assets();
     orr_test_mirror_disabled = true;

@@ -11,6 +11,8 @@
 
 #include <orrery/gltf.h>
 
+#include "gltf/gltf_scene.h"
+
 static orr_engine *engine;
 
 static orr_gltf *load(orr_scene *s, const char *rel) {
@@ -122,6 +124,66 @@ TEST(failed_load_leaves_nothing) {
                              &g) == ORR_ERROR_IO);
     CHECK(g == NULL && strstr(err, "/nonexistent/x.glb") != NULL);
     orr_scene_destroy(s);
+}
+
+/* Animation: the clips become groups (the first playing), the skin is set,
+ * and a sampled pose equals the file's key: group "Walk" at the time of a
+ * rotation key puts that key's quaternion on its node. */
+TEST(fox_animation_groups_follow_the_keys) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_gltf *g = load(s, "gltf/Fox/Fox.glb");
+    REQUIRE(g && orr_gltf_animation_count(g) == 3);
+    orr_animation_group *survey = orr_gltf_animation(g, 0), *walk = orr_gltf_animation(g, 1);
+    REQUIRE(survey && walk);
+    CHECK(orr_animation_group_is_playing(survey) && !orr_animation_group_is_playing(walk));
+    CHECK(strcmp(orr_animation_group_label(walk), "Walk") == 0 && orr_animation_group_duration(walk) > 0.5);
+    orr_animation_group_stop(survey);
+    const orri_gltf_animation *an = &g->asset->doc.animations[1];
+    const orri_gltf_channel *rot = NULL;
+    for (uint32_t k = 0; k < an->channel_count && !rot; k++)
+        if (an->channels[k].path == ORRI_GLTF_R && an->channels[k].key_count > 3) rot = &an->channels[k];
+    REQUIRE(rot && rot->interpolation == ORRI_GLTF_LINEAR);
+    orr_animation_group_go_to(walk, rot->times[2]);
+    orr_dquat q = orr_node_get_rotation_quaternion(s, orr_gltf_node(g, rot->node));
+    const float *want = rot->values + 2 * 4;
+    double dot = q.x * want[0] + q.y * want[1] + q.z * want[2] + q.w * want[3];
+    double len = sqrt(want[0] * want[0] + want[1] * want[1] + want[2] * want[2] + want[3] * want[3]);
+    CHECK_NEAR(fabs(dot) / len, 1, 1e-5);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
+/* Every sample model into a scene: one mesh per drawn primitive and node use. */
+TEST(every_sample_model_loads_into_a_scene) {
+    static const struct {
+        const char *file;
+        uint32_t meshes, materials;
+    } models[] = {{"Box/Box.gltf", 1, 1},
+                  {"BoxTextured/BoxTextured.gltf", 1, 1},
+                  {"BoxVertexColors/BoxVertexColors.glb", 1, 1},
+                  {"Fox/Fox.glb", 1, 1},
+                  {"NormalTangentTest/NormalTangentTest.glb", 1, 1},
+                  {"RiggedSimple/RiggedSimple.glb", 1, 1},
+                  {"SimpleInstancing/SimpleInstancing.glb", 1, 0},
+                  {"TextureCoordinateTest/TextureCoordinateTest.gltf", 5, 5},
+                  {"TextureSettingsTest/TextureSettingsTest.glb", 10, 10},
+                  {"WaterBottle/WaterBottle.gltf", 1, 1}};
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        orr_scene *s;
+        REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+        char rel[128];
+        snprintf(rel, sizeof rel, "gltf/%s", models[i].file);
+        orr_gltf *g = load(s, rel);
+        CHECK(g != NULL);
+        if (g) {
+            CHECK(orr_gltf_meshes(g, NULL, 0) == models[i].meshes);
+            CHECK(orr_gltf_material_count(g) == models[i].materials);
+            for (uint32_t k = 0; k < orr_gltf_material_count(g); k++) CHECK(orr_gltf_material(g, k).id != 0);
+        }
+        orr_gltf_destroy(s, g);
+        orr_scene_destroy(s);
+    }
 }
 
 int main(int argc, char **argv) {
