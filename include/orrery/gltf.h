@@ -73,6 +73,7 @@
 
 #include "orrery/animation.h"
 #include "orrery/core.h"
+#include "orrery/instances.h"
 #include "orrery/material.h"
 #include "orrery/scene.h"
 #include "orrery/texture.h"
@@ -145,6 +146,15 @@ uint32_t orr_gltf_animation_count(const orr_gltf *gltf);
 orr_animation_group *orr_gltf_animation(const orr_gltf *gltf, uint32_t index);
 const char *orr_gltf_animation_name(const orr_gltf *gltf, uint32_t index);
 uint32_t orr_gltf_skin_count(const orr_gltf *gltf);
+
+/* A hierarchy instance pool (orrery/instances.h) over the copy: its
+ * `__root__` is the template, so every instance keeps the root's handedness
+ * conversion (seeds/003) and the model's winding. The copy's meshes become
+ * the pool's carriers (they no longer draw the template by themselves); a
+ * model with EXT_mesh_gpu_instancing cannot be pooled (its meshes already
+ * have thin instances). Destroy the pool before the copy. */
+orr_result orr_gltf_create_instance_pool(orr_scene *scene, const orr_gltf *gltf, uint32_t capacity,
+                                         orr_instance_pool **out);
 
 #ifdef __cplusplus
 }

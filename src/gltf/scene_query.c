@@ -3,7 +3,10 @@
  * the decoded animation clips. Out-of-range indices and NULL return zero. */
 #include <string.h>
 
+#include "core/core_int.h"
+
 #include "gltf_scene.h"
+#include "orrery/instances.h"
 #include "orrery/handedness.h"
 
 orr_node orr_gltf_root(const orr_gltf *g) { return g ? g->root : (orr_node){0}; }
@@ -76,3 +79,13 @@ orr_animation_group *orr_gltf_animation(const orr_gltf *g, uint32_t i) {
     return g && i < g->asset->doc.animation_count ? g->groups[i] : NULL;
 }
 uint32_t orr_gltf_skin_count(const orr_gltf *g) { return g ? g->asset->doc.skin_count : 0; }
+
+orr_result orr_gltf_create_instance_pool(orr_scene *scene, const orr_gltf *g, uint32_t capacity,
+                                         orr_instance_pool **out) {
+    if (out) *out = NULL;
+    if (!g || !scene || g->asset->scene != scene)
+        return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_gltf_create_instance_pool: not a model of this scene");
+    /* the root is the template: its handedness conversion stays in every instance (seeds/003) */
+    return orr_instance_pool_create(
+        scene, &(orr_instance_pool_desc){.root = g->root, .capacity = capacity, .label = "glTF pool"}, out);
+}

@@ -142,6 +142,33 @@ TEST(fox_walk_pose) {
     orr_scene_destroy(s);
 }
 
+/* A hierarchy pool over a glTF copy keeps `__root__`'s conversion: two
+ * instances of Box beside each other, both showing their lit front face. */
+TEST(instance_pool_keeps_the_root_mirror) {
+    orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -6});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, 0, 1}});
+    orr_gltf *g = load(s, "gltf/Box/Box.gltf");
+    REQUIRE(g);
+    orr_instance_pool *pool = NULL;
+    REQUIRE(orr_gltf_create_instance_pool(s, g, 4, &pool) == ORR_OK);
+    CHECK(orr_instance_pool_add(pool, orr_dmat4_translation((orr_dvec3){-1.5, 0, 0}), NULL) == ORR_OK);
+    CHECK(orr_instance_pool_add(pool, orr_dmat4_translation((orr_dvec3){1.5, 0, 0}), NULL) == ORR_OK);
+    orr_image8 img;
+    render(s, "gltf-box-pool.png", &img);
+    uint32_t w = img.width, h = img.height;
+    double left[3], mid[3], right[3];
+    orr_test_mean_rgb(&img, w / 2 - 70, h / 2 - 5, w / 2 - 60, h / 2 + 5, left);
+    orr_test_mean_rgb(&img, w / 2 - 5, h / 2 - 5, w / 2 + 5, h / 2 + 5, mid);
+    orr_test_mean_rgb(&img, w / 2 + 60, h / 2 - 5, w / 2 + 70, h / 2 + 5, right);
+    fprintf(stderr, "  pool: left %.0f, middle %.0f, right %.0f (red)\n", left[0], mid[0], right[0]);
+    CHECK(left[0] > 150 && right[0] > 150 && left[1] < 30); /* lit front faces */
+    CHECK(mid[0] < 10);                                     /* the template itself is not drawn */
+    orr_test_image_free(&img);
+    orr_instance_pool_destroy(pool);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
 int main(int argc, char **argv) {
     orr_test_require_assets();
     orr_test_mirror_disabled = true;
