@@ -48,6 +48,7 @@ typedef struct orri_gltf_ctx {
     size_t max_bytes;     /* budget of all decoded data (buffers, vertices, images) */
     size_t used;          /* bytes charged so far */
     bool skip_images;     /* do not decode images (tests of the parse layer) */
+    struct orri_ctx *log; /* scene loads: warnings go to the engine's logger; NULL: stderr or the desc's logger */
 } orri_gltf_ctx;
 
 typedef struct orri_gltf_buffer {

@@ -30,7 +30,9 @@ static void emit(orri_gltf_ctx *c, orr_log_level level, orr_result r, const char
         if (c->error) snprintf(c->error, c->error_size, "%s", line);
         orri_fail_free(r, "%s", line);
     }
-    if (c->logger.log)
+    if (level == ORR_LOG_WARNING && c->log)
+        orri_log(c->log, ORR_LOG_WARNING, "%s", line);
+    else if (c->logger.log)
         c->logger.log(level, level == ORR_LOG_ERROR ? ORR_MSG_RUNTIME_FAILURE : ORR_MSG_NONE, line, c->logger.user);
     else if (level == ORR_LOG_ERROR && !c->error)
         fprintf(stderr, "orrery error: %s: %s\n", orr_result_string(r), line);

@@ -7,6 +7,7 @@
 
 #include "core/core_int.h"
 #include "gltf_scene.h"
+#include "scene/scene_int.h"
 #include "orrery/handedness.h"
 
 static void asset_release(orri_gltf_asset *a) {
@@ -52,6 +53,7 @@ static orr_result load(orr_scene *scene, const uint8_t *data, size_t size, const
     if (!a) return orri_fail_free(ORR_ERROR_OUT_OF_HOST_MEMORY, "glTF: out of memory");
     orri_gltf_ctx_init(&a->ctx, NULL, NULL, desc->error_buffer, desc->error_buffer_size, label, base_dir,
                        desc->max_bytes);
+    a->ctx.log = scene->ctx; /* warnings (skipped primitives, cameras ...) go to the engine's logger */
     a->scene = scene;
     a->refs = 1;
     orr_result r = orri_gltf_parse(&a->ctx, data, size, &a->doc);
