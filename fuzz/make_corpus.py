@@ -209,4 +209,49 @@ put("png", "rgba.png", png(2, 2, 6, bytes(range(16))))
 put("png", "ga.png", png(2, 3, 4, bytes(range(12))))
 put("png", "gradient32.png", png(32, 32, 2, bytes((x * 8 + c * 50 + y * 3) & 255 for y in range(32) for x in range(32) for c in range(3))))
 put("png", "ground_16rows.png", png(64, 16, 6, bytes((x * 4 + y) & 255 if c == 3 else 255 for y in range(16) for x in range(64) for c in range(4))))
+# glTF (fuzz_gltf): the small GLBs of assets/gltf as they are; the .gltf files
+# made self-contained (external buffers and images as base64 data: URIs, the
+# fuzz target reads no files); hand-made files for the paths no sample takes.
+import base64
+
+
+def data_uri(raw):
+    return "data:application/octet-stream;base64," + base64.b64encode(raw).decode()
+
+
+gltf_dir = os.path.join(assets, "gltf")
+for model, name in [("Box", "Box.glb"), ("BoxTextured", "BoxTextured.glb"), ("BoxVertexColors", "BoxVertexColors.glb"),
+                    ("RiggedSimple", "RiggedSimple.glb"), ("SimpleInstancing", "SimpleInstancing.glb"),
+                    ("TextureSettingsTest", "TextureSettingsTest.glb"), ("Fox", "Fox.glb")]:
+    put("gltf", name, open(os.path.join(gltf_dir, model, name), "rb").read())
+for model, name in [("Box", "Box.gltf"), ("TextureCoordinateTest", "TextureCoordinateTest.gltf"),
+                    ("BoxTextured", "BoxTextured.gltf")]:
+    doc = json.load(open(os.path.join(gltf_dir, model, name)))
+    for item in doc.get("buffers", []) + doc.get("images", []):
+        if "uri" in item and not item["uri"].startswith("data:"):
+            item["uri"] = data_uri(open(os.path.join(gltf_dir, model, item["uri"]), "rb").read())
+    put("gltf", name.replace(".gltf", "_embedded.gltf"), json.dumps(doc).encode())
+tri = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<3H", 0, 1, 2) + b"\0\0" + struct.pack("<2H", 1, 2) + \
+    struct.pack("<2f", 5, 6) + struct.pack("<4f", 0, 1, 2, 3) + struct.pack("<4f", 0, 0, 0, 1) * 4
+views = [{"buffer": 0, "byteOffset": o, "byteLength": n} for o, n in [(0, 36), (36, 6), (44, 4), (48, 8), (56, 16), (72, 64)]]
+hand = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_texture_transform", "KHR_materials_unlit",
+                                                       "KHR_lights_punctual", "EXT_mesh_gpu_instancing"],
+        "buffers": [{"byteLength": len(tri), "uri": data_uri(tri)}], "bufferViews": views,
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+                      {"bufferView": 1, "componentType": 5123, "count": 3, "type": "SCALAR"},
+                      {"componentType": 5126, "count": 3, "type": "SCALAR", "sparse": {"count": 2,
+                       "indices": {"bufferView": 2, "componentType": 5123}, "values": {"bufferView": 3}}},
+                      {"bufferView": 4, "componentType": 5126, "count": 4, "type": "SCALAR"},
+                      {"bufferView": 5, "componentType": 5126, "count": 4, "type": "VEC4"}],
+        "materials": [{"extensions": {"KHR_materials_unlit": {}}, "alphaMode": "MASK", "doubleSided": True}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1, "mode": 5, "material": 0,
+                                    "targets": [{"POSITION": 0}]}], "weights": [0.5]}],
+        "cameras": [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}],
+        "extensions": {"KHR_lights_punctual": {"lights": [{"type": "spot", "spot": {"outerConeAngle": 0.6}}]}},
+        "nodes": [{"mesh": 0, "children": [1], "matrix": [2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 2, 3, 1]},
+                  {"camera": 0, "extensions": {"KHR_lights_punctual": {"light": 0}}}],
+        "animations": [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                        "samplers": [{"input": 3, "output": 4, "interpolation": "STEP"}]}],
+        "scenes": [{"nodes": [0]}], "scene": 0}
+put("gltf", "handmade.gltf", json.dumps(hand).encode())
 print("corpus written to", out)

@@ -19,6 +19,7 @@
 #include "orrery/engine.h"
 #include "orrery/environment.h"
 #include "orrery/geometry.h"
+#include "orrery/gltf.h"
 #include "orrery/handedness.h"
 #include "orrery/image.h"
 #include "orrery/instances.h"

@@ -25,6 +25,9 @@
 #define ORR_FUZZ_ENTRY fuzz_png_entry
 #include "../../fuzz/fuzz_png.c"
 #undef ORR_FUZZ_ENTRY
+#define ORR_FUZZ_ENTRY fuzz_gltf_entry
+#include "../../fuzz/fuzz_gltf.c"
+#undef ORR_FUZZ_ENTRY
 
 typedef int (*entry_fn)(const uint8_t *, size_t);
 
@@ -115,6 +118,30 @@ TEST(fuzz_corpus_env) { corpus(fuzz_env_entry, "bjs/environmentSpecular.env", 24
 TEST(fuzz_corpus_png) {
     corpus(fuzz_png_entry, "cube/ryfjallet_px.png", 200, 250, 0xa4093822299f31d0ull);
     corpus(fuzz_png_entry, "bjs/backgroundGround.png", 200, 50, 0x082efa98ec4e6c89ull);
+}
+
+/* glTF (fuzz_gltf: the parse layer). Control: the entry's parse accepts the
+ * unmutated GLBs (a refusal of everything would pass every run below). Hot
+ * bytes: the GLB header and JSON chunk. */
+TEST(fuzz_corpus_gltf) {
+    static const char *const files[] = {"gltf/Box/Box.glb", "gltf/BoxVertexColors/BoxVertexColors.glb",
+                                        "gltf/SimpleInstancing/SimpleInstancing.glb",
+                                        "gltf/RiggedSimple/RiggedSimple.glb", "gltf/Box/Box.gltf"};
+    for (int i = 0; i < 5; i++) {
+        asset a = asset_read(files[i]);
+        char err[512];
+        orri_gltf_ctx c;
+        orri_gltf_ctx_init(&c, NULL, NULL, err, sizeof err, files[i], NULL, ORR_FUZZ_MAX_BYTES);
+        orri_gltf_doc doc;
+        orr_result r = orri_gltf_parse(&c, a.data, a.size, &doc);
+        CHECK(i == 4 ? r == ORR_ERROR_UNSUPPORTED : r == ORR_OK); /* Box.gltf: external buffer, no base folder */
+        if (r == ORR_OK) orri_gltf_doc_free(&c, &doc);
+        size_t json = a.size > 20 && i < 4 ? 20 + (size_t)a.data[12] + ((size_t)a.data[13] << 8) : a.size;
+        long before = runs;
+        if (a.size) mutate_and_run(fuzz_gltf_entry, &a, json, i == 3 ? 300 : 200, 0x3c6ef372fe94f82bull + (uint64_t)i);
+        CHECK(runs - before == 65 + (i == 3 ? 300 : 200));
+        asset_free(&a);
+    }
 }
 
 /* A file of tests/data/image/ (at most 64 KiB). */

@@ -1,0 +1,162 @@
+/* orrery/gltf.h — glTF 2.0 models (.gltf with external or data: buffers and
+ * images, .glb) loaded into a scene, as Babylon.js's glTF loader does.
+ *
+ * Usage:
+ *     orr_gltf *fox;
+ *     char err[512];
+ *     if (orr_gltf_load_file(scene, "Fox/Fox.glb", &(orr_gltf_desc){ .error_buffer = err,
+ *                            .error_buffer_size = sizeof err }, &fox) != ORR_OK) { puts(err); ... }
+ *     orr_node_set_position(scene, orr_gltf_root(fox), (orr_dvec3){0, 0, 5});
+ *     orr_gltf *second;
+ *     orr_gltf_instantiate(scene, fox, (orr_node){0}, &second);         // another copy, textures and materials shared
+ *     ...
+ *     orr_gltf_destroy(scene, second);
+ *     orr_gltf_destroy(scene, fox);
+ *
+ * What a load makes (everything under one node named `__root__`):
+ * - a transform node per glTF node (TRS; a matrix is decomposed into TRS),
+ *   named as in the file, parented as in the file, the default scene's roots
+ *   under `__root__`;
+ * - per node with a mesh, one orr_mesh per triangle primitive, a child of
+ *   that node (POINTS and LINES primitives are skipped with a warning);
+ * - per material, a PBR material (orrery/pbr.h); a primitive without one
+ *   gets the glTF default material (one per model, made when needed);
+ * - per texture and colour space used, an orr_texture (base colour and
+ *   emissive sRGB, the others linear; invert_y off: glTF's UV (0, 0) is the
+ *   image's top-left, as Babylon.js's loader sets invertY = false), with the
+ *   glTF sampler's filters and wraps;
+ * - per node with a camera, a free camera child of the node looking down the
+ *   node's −Z (Babylon.js turns the glTF camera into a free camera);
+ *   orthographic cameras are not supported yet (skipped with a warning);
+ * - per node with a KHR_lights_punctual light, a light child of the node
+ *   (Babylon.js's conventions: direction the node's −Z, spot angle = 2 ×
+ *   outerConeAngle, intensity and colour as given, range or infinite);
+ * - EXT_mesh_gpu_instancing: the node's meshes get the instances as thin
+ *   instances (orrery/instances.h) with world bounds enabled (auto-framing).
+ *
+ * Handedness (docs/handedness.md, seeds/001): glTF is right-handed with
+ * counter-clockwise front faces. Left-handed build: `__root__` has rotation
+ * 180° about Y and scaling (1, 1, −1) (an X mirror, Babylon.js's root), so
+ * the model appears un-mirrored; its negative determinant makes the
+ * renderer's mirrored-mesh rule flip the front face, which is exactly what
+ * glTF's winding needs. Right-handed build: `__root__` is the identity, and
+ * the right-handed front-face rule already matches glTF's winding. Vertex
+ * data is kept as the file has it.
+ *
+ * Sharing: a model's textures and materials are shared by every copy made
+ * with orr_gltf_instantiate and destroyed with the last copy. Geometry is
+ * not shared on the GPU: orr_mesh_create copies the vertex data, so each
+ * copy holds its own (the decoded CPU data is kept once, in the shared
+ * part, for further copies).
+ *
+ * Animation (orrery/animation.h): per glTF skin an orr_skin over the copy's
+ * joint nodes, set on the skinned meshes; default morph weights on meshes
+ * with morph targets; per glTF animation an animation group (LINEAR, STEP,
+ * CUBICSPLINE channels on translation, rotation, scale, weights), the first
+ * playing in a loop unless desc.play_first_animation is off (Babylon.js's
+ * animationStartMode FIRST). Groups advance with orr_scene_animate.
+ *
+ * Errors: ORR_ERROR_MALFORMED (does not parse, out-of-range index or byte
+ * range, cycle ...), ORR_ERROR_UNSUPPORTED (a required extension or a form
+ * Orrery does not read), ORR_ERROR_LIMIT_REACHED (counts over the limits,
+ * or the decode budget desc.max_bytes), ORR_ERROR_IO, out of memory. The
+ * message names the file, the JSON path (`meshes[0].primitives[1]
+ * .attributes.POSITION`) and the byte offset where it matters. Nothing is
+ * left in the scene on failure and *out is NULL.
+ */
+#ifndef ORRERY_GLTF_H
+#define ORRERY_GLTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "orrery/animation.h"
+#include "orrery/core.h"
+#include "orrery/instances.h"
+#include "orrery/material.h"
+#include "orrery/scene.h"
+#include "orrery/texture.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct orr_gltf orr_gltf;
+
+/* Options of a load; zero means default. */
+typedef struct orr_gltf_desc {
+    const char *label;  /* names the file in messages; default the path, or "glTF" */
+    orr_node parent;    /* parent of `__root__`; 0: the scene root */
+    char *error_buffer; /* receives the failure message (NUL-terminated, truncated) */
+    size_t error_buffer_size;
+    size_t max_bytes;                  /* budget of decoded data (buffers, vertices, images); 0: 1 GiB */
+    orr_opt_bool cameras;              /* create the file's cameras; default on */
+    orr_opt_bool lights;               /* create the file's lights; default on */
+    orr_opt_bool play_first_animation; /* play (loop) the first animation group; default on */
+} orr_gltf_desc;
+
+/* Loads `path` (.gltf or .glb, told by its first bytes) into `scene`.
+ * External buffers and images are read relative to the file's folder; a URI
+ * that leaves that folder (absolute, a scheme, `..`) is refused. */
+orr_result orr_gltf_load_file(orr_scene *scene, const char *path, const orr_gltf_desc *desc, orr_gltf **out);
+/* The same from bytes (read only during the call); external URIs are read
+ * relative to `base_dir` (NULL: every external URI is refused). */
+orr_result orr_gltf_load_memory(orr_scene *scene, const void *data, size_t size, const char *base_dir,
+                                const orr_gltf_desc *desc, orr_gltf **out);
+/* Another copy of a loaded model in the same scene under a new `__root__`
+ * (child of `parent`, 0: the scene root): new nodes, meshes, cameras and
+ * lights; the textures and materials of `source` (see "Sharing"). */
+orr_result orr_gltf_instantiate(orr_scene *scene, const orr_gltf *source, orr_node parent, orr_gltf **out);
+/* Destroys the copy's nodes, meshes, cameras and lights, and the shared
+ * textures and materials with the last copy. NULL: nothing. */
+void orr_gltf_destroy(orr_scene *scene, orr_gltf *gltf);
+
+/* The `__root__` node. */
+orr_node orr_gltf_root(const orr_gltf *gltf);
+/* glTF nodes, by index in the file (0 when out of range) and by name (the
+ * first node of that name, 0 when none). */
+uint32_t orr_gltf_node_count(const orr_gltf *gltf);
+orr_node orr_gltf_node(const orr_gltf *gltf, uint32_t index);
+orr_node orr_gltf_find_node(const orr_gltf *gltf, const char *name);
+const char *orr_gltf_node_name(const orr_gltf *gltf, uint32_t index); /* NULL when unnamed */
+/* glTF meshes and their primitives. */
+uint32_t orr_gltf_mesh_count(const orr_gltf *gltf);
+uint32_t orr_gltf_primitive_count(const orr_gltf *gltf, uint32_t mesh);
+/* The meshes made for glTF node `node` (one per drawn primitive, in order):
+ * writes up to `capacity` into out, returns how many there are. */
+uint32_t orr_gltf_node_meshes(const orr_gltf *gltf, uint32_t node, orr_mesh *out, uint32_t capacity);
+/* Every mesh the copy made (all nodes): writes up to `capacity`, returns the count. */
+uint32_t orr_gltf_meshes(const orr_gltf *gltf, orr_mesh *out, uint32_t capacity);
+/* Materials by glTF index (0 when out of range). */
+uint32_t orr_gltf_material_count(const orr_gltf *gltf);
+orr_material orr_gltf_material(const orr_gltf *gltf, uint32_t index);
+/* Textures by glTF index, as created for their first use (0 when never
+ * used by a material or its image was not decoded). */
+uint32_t orr_gltf_texture_count(const orr_gltf *gltf);
+orr_texture orr_gltf_texture(const orr_gltf *gltf, uint32_t index);
+/* Cameras and lights in the order they were made (nodes in file order). */
+uint32_t orr_gltf_camera_count(const orr_gltf *gltf);
+orr_camera orr_gltf_camera(const orr_gltf *gltf, uint32_t index);
+uint32_t orr_gltf_light_count(const orr_gltf *gltf);
+orr_light orr_gltf_light(const orr_gltf *gltf, uint32_t index);
+/* Animation groups by glTF index (NULL when out of range), their glTF names
+ * (NULL when unnamed) and the number of glTF skins. Destroyed with the copy. */
+uint32_t orr_gltf_animation_count(const orr_gltf *gltf);
+orr_animation_group *orr_gltf_animation(const orr_gltf *gltf, uint32_t index);
+const char *orr_gltf_animation_name(const orr_gltf *gltf, uint32_t index);
+uint32_t orr_gltf_skin_count(const orr_gltf *gltf);
+
+/* A hierarchy instance pool (orrery/instances.h) over the copy: its
+ * `__root__` is the template, so every instance keeps the root's handedness
+ * conversion (seeds/003) and the model's winding. The copy's meshes become
+ * the pool's carriers (they no longer draw the template by themselves); a
+ * model with EXT_mesh_gpu_instancing cannot be pooled (its meshes already
+ * have thin instances). Destroy the pool before the copy. */
+orr_result orr_gltf_create_instance_pool(orr_scene *scene, const orr_gltf *gltf, uint32_t capacity,
+                                         orr_instance_pool **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

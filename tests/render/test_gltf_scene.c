@@ -1,0 +1,196 @@
+/* test_gltf_scene.c — what a load makes in the scene (orrery/gltf.h), both
+ * builds, no rendering: copies sharing materials (orr_gltf_instantiate),
+ * nodes by index and name, EXT_mesh_gpu_instancing thin instances with
+ * world bounds, a glTF camera looking down its node's −Z, a
+ * KHR_lights_punctual spot light with Babylon.js's conventions, and a
+ * failed load that leaves nothing and names the file. */
+#include <math.h>
+
+#include "harness.h"
+#include "support/test_support.h"
+
+#include <orrery/gltf.h>
+
+#include "gltf/gltf_scene.h"
+
+static orr_engine *engine;
+
+static orr_gltf *load(orr_scene *s, const char *rel) {
+    char err[512] = "";
+    orr_gltf *g = NULL;
+    orr_gltf_load_file(s, orr_test_asset_path(rel),
+                       &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err}, &g);
+    if (!g) fprintf(stderr, "  %s: %s\n", rel, err);
+    return g;
+}
+
+TEST(copies_share_materials_not_nodes) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_gltf *a = load(s, "gltf/Fox/Fox.glb"), *b = NULL;
+    REQUIRE(a);
+    CHECK(orr_gltf_node_count(a) == 26 && orr_gltf_mesh_count(a) == 1 && orr_gltf_primitive_count(a, 0) == 1);
+    CHECK(orr_gltf_find_node(a, "b_Hip_01").id == orr_gltf_node(a, 4).id && orr_gltf_find_node(a, "nope").id == 0);
+    CHECK(strcmp(orr_gltf_node_name(a, 1), "fox") == 0);
+    CHECK(orr_gltf_animation_count(a) == 3 && strcmp(orr_gltf_animation_name(a, 1), "Walk") == 0);
+    CHECK(orr_gltf_skin_count(a) == 1);
+    REQUIRE(orr_gltf_instantiate(s, a, (orr_node){0}, &b) == ORR_OK);
+    orr_mesh ma, mb;
+    CHECK(orr_gltf_meshes(a, &ma, 1) == 1 && orr_gltf_meshes(b, &mb, 1) == 1);
+    CHECK(ma.id != mb.id && orr_gltf_root(a).id != orr_gltf_root(b).id);
+    CHECK(orr_mesh_get_material(s, ma).id == orr_mesh_get_material(s, mb).id);
+    CHECK(orr_gltf_material(a, 0).id == orr_mesh_get_material(s, ma).id);
+    CHECK(orr_gltf_texture(a, 0).id == orr_gltf_texture(b, 0).id && orr_gltf_texture(a, 0).id != 0);
+    orr_node root_a = orr_gltf_root(a);
+    orr_gltf_destroy(s, a); /* the copy keeps the shared part alive */
+    CHECK(!orr_node_is_valid(s, root_a) && orr_node_is_valid(s, orr_gltf_root(b)));
+    CHECK(orr_mesh_get_material(s, mb).id == orr_gltf_material(b, 0).id);
+    CHECK(orr_mesh_get_vertex_count(s, mb) > 0);
+    orr_gltf_destroy(s, b);
+    orr_scene_destroy(s);
+}
+
+TEST(instancing_makes_thin_instances_with_bounds) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_gltf *g = load(s, "gltf/SimpleInstancing/SimpleInstancing.glb");
+    REQUIRE(g);
+    orr_mesh m;
+    REQUIRE(orr_gltf_meshes(g, &m, 1) == 1);
+    orr_dbox box = orr_instances_query_world_box(s, m);
+    REQUIRE(!orr_dbox_is_empty(box));
+    /* translations 0..10 on every axis, unit cubes scaled up to 2: the grid spans about 0..12; the
+     * left-handed root mirrors X */
+    double xmin = ORR_RIGHT_HANDED ? box.min.x : -box.max.x, xmax = ORR_RIGHT_HANDED ? box.max.x : -box.min.x;
+    fprintf(stderr, "  instances x %.2f..%.2f y %.2f..%.2f z %.2f..%.2f\n", box.min.x, box.max.x, box.min.y, box.max.y,
+            box.min.z, box.max.z);
+    CHECK(xmin > -3 && xmin < 1 && xmax > 10 && xmax < 14);
+    CHECK(box.min.y > -3 && box.max.y > 10 && box.max.y < 14);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
+static const char *camera_light_json =
+    "{\"asset\":{\"version\":\"2.0\"},\"extensionsUsed\":[\"KHR_lights_punctual\"],"
+    "\"extensions\":{\"KHR_lights_punctual\":{\"lights\":[{\"type\":\"spot\",\"color\":[1,0.5,0.25],"
+    "\"intensity\":3,\"range\":20,\"spot\":{\"innerConeAngle\":0.2,\"outerConeAngle\":0.5}}]}},"
+    "\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":0.7,\"znear\":0.05,\"zfar\":500}}],"
+    "\"nodes\":[{\"name\":\"cam\",\"camera\":0,\"translation\":[1,2,3],\"rotation\":[0,0.7071068,0,0.7071068]},"
+    "{\"name\":\"spot\",\"extensions\":{\"KHR_lights_punctual\":{\"light\":0}},\"translation\":[0,4,0]}],"
+    "\"scenes\":[{\"nodes\":[0,1]}]}";
+
+TEST(camera_and_spot_light) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_gltf *g = NULL;
+    char err[256];
+    REQUIRE(orr_gltf_load_memory(
+                s, camera_light_json, strlen(camera_light_json), NULL,
+                &(orr_gltf_desc){.label = "inline.gltf", .error_buffer = err, .error_buffer_size = sizeof err},
+                &g) == ORR_OK);
+    REQUIRE(orr_gltf_camera_count(g) == 1 && orr_gltf_light_count(g) == 1);
+    orr_camera cam = orr_gltf_camera(g, 0);
+    CHECK(orr_node_get_parent(s, orr_camera_node(cam)).id == orr_gltf_find_node(g, "cam").id);
+    /* the node turns −Z to −X (glTF space): a point 5 along the node's −Z is straight ahead */
+    orr_dmat4 node_w = orr_node_get_world_matrix(s, orr_gltf_find_node(g, "cam"));
+    orr_dvec3 ahead = orr_dmat4_transform_point(node_w, (orr_dvec3){0, 0, -5});
+    orr_dvec3 v = orr_dmat4_transform_point(orr_camera_get_view_matrix(s, cam), ahead);
+    CHECK_NEAR(v.x, 0, 1e-6);
+    CHECK_NEAR(v.y, 0, 1e-6);
+    CHECK_NEAR(v.z, 5, 1e-6); /* in front: view z is the positive distance in both builds */
+    orr_light l = orr_gltf_light(g, 0);
+    orr_light_desc d = orr_light_get(s, l);
+    CHECK(d.type == ORR_LIGHT_SPOT && d.range == 20 && d.intensity.value == 3);
+    CHECK_NEAR(d.angle, 1.0, 1e-12); /* 2 × outerConeAngle */
+    CHECK(d.diffuse.value.g == 0.5 && d.diffuse.value.b == 0.25);
+    CHECK(orr_node_get_parent(s, orr_light_node(l)).id == orr_gltf_find_node(g, "spot").id);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
+TEST(failed_load_leaves_nothing) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_gltf *g = (orr_gltf *)1;
+    char err[256];
+    const char *bad = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"children\":[0]}]}";
+    CHECK(orr_gltf_load_memory(
+              s, bad, strlen(bad), NULL,
+              &(orr_gltf_desc){.label = "bad.gltf", .error_buffer = err, .error_buffer_size = sizeof err},
+              &g) == ORR_ERROR_MALFORMED);
+    CHECK(g == NULL && strncmp(err, "bad.gltf: nodes[0].children[0]", 30) == 0);
+    CHECK(orr_gltf_load_file(s, "/nonexistent/x.glb",
+                             &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err},
+                             &g) == ORR_ERROR_IO);
+    CHECK(g == NULL && strstr(err, "/nonexistent/x.glb") != NULL);
+    orr_scene_destroy(s);
+}
+
+/* Animation: the clips become groups (the first playing), the skin is set,
+ * and a sampled pose equals the file's key: group "Walk" at the time of a
+ * rotation key puts that key's quaternion on its node. */
+TEST(fox_animation_groups_follow_the_keys) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_gltf *g = load(s, "gltf/Fox/Fox.glb");
+    REQUIRE(g && orr_gltf_animation_count(g) == 3);
+    orr_animation_group *survey = orr_gltf_animation(g, 0), *walk = orr_gltf_animation(g, 1);
+    REQUIRE(survey && walk);
+    CHECK(orr_animation_group_is_playing(survey) && !orr_animation_group_is_playing(walk));
+    CHECK(strcmp(orr_animation_group_label(walk), "Walk") == 0 && orr_animation_group_duration(walk) > 0.5);
+    orr_animation_group_stop(survey);
+    const orri_gltf_animation *an = &g->asset->doc.animations[1];
+    const orri_gltf_channel *rot = NULL;
+    for (uint32_t k = 0; k < an->channel_count && !rot; k++)
+        if (an->channels[k].path == ORRI_GLTF_R && an->channels[k].key_count > 3) rot = &an->channels[k];
+    REQUIRE(rot && rot->interpolation == ORRI_GLTF_LINEAR);
+    orr_animation_group_go_to(walk, rot->times[2]);
+    orr_dquat q = orr_node_get_rotation_quaternion(s, orr_gltf_node(g, rot->node));
+    const float *want = rot->values + 2 * 4;
+    double dot = q.x * want[0] + q.y * want[1] + q.z * want[2] + q.w * want[3];
+    double len = sqrt(want[0] * want[0] + want[1] * want[1] + want[2] * want[2] + want[3] * want[3]);
+    CHECK_NEAR(fabs(dot) / len, 1, 1e-5);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
+/* Every sample model into a scene: one mesh per drawn primitive and node use. */
+TEST(every_sample_model_loads_into_a_scene) {
+    static const struct {
+        const char *file;
+        uint32_t meshes, materials;
+    } models[] = {{"Box/Box.gltf", 1, 1},
+                  {"BoxTextured/BoxTextured.gltf", 1, 1},
+                  {"BoxVertexColors/BoxVertexColors.glb", 1, 1},
+                  {"Fox/Fox.glb", 1, 1},
+                  {"NormalTangentTest/NormalTangentTest.glb", 1, 1},
+                  {"RiggedSimple/RiggedSimple.glb", 1, 1},
+                  {"SimpleInstancing/SimpleInstancing.glb", 1, 0},
+                  {"TextureCoordinateTest/TextureCoordinateTest.gltf", 5, 5},
+                  {"TextureSettingsTest/TextureSettingsTest.glb", 10, 10},
+                  {"WaterBottle/WaterBottle.gltf", 1, 1}};
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        orr_scene *s;
+        REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+        char rel[128];
+        snprintf(rel, sizeof rel, "gltf/%s", models[i].file);
+        orr_gltf *g = load(s, rel);
+        CHECK(g != NULL);
+        if (g) {
+            CHECK(orr_gltf_meshes(g, NULL, 0) == models[i].meshes);
+            CHECK(orr_gltf_material_count(g) == models[i].materials);
+            for (uint32_t k = 0; k < orr_gltf_material_count(g); k++) CHECK(orr_gltf_material(g, k).id != 0);
+        }
+        orr_gltf_destroy(s, g);
+        orr_scene_destroy(s);
+    }
+}
+
+int main(int argc, char **argv) {
+    orr_test_require_assets();
+    engine = orr_test_engine(64, 64, 1);
+    orr_test_fail_on_validation();
+    int r = RUN_TESTS(argc, argv);
+    orr_engine_destroy(engine);
+    return r;
+}
