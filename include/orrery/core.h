@@ -31,6 +31,7 @@ typedef enum orr_result {
     ORR_ERROR_UNSUPPORTED,    /* valid but not supported (format, feature) */
     ORR_ERROR_SHADER_COMPILE, /* user GLSL failed to compile; see orr_engine_last_error */
     ORR_ERROR_LIMIT_REACHED,  /* a documented fixed limit (its message names it), not memory */
+    ORR_ERROR_CANCELLED,      /* the caller's progress callback returned false; nothing was made */
     ORR_RESULT_COUNT_
 } orr_result;
 
@@ -73,6 +74,13 @@ typedef struct orr_opt_bool {
 /* The value of an optional, or `fallback` when it is not set. */
 double orr_opt_f64_or(orr_opt_f64 o, double fallback);
 bool orr_opt_bool_or(orr_opt_bool o, bool fallback);
+
+/* Progress of a long call (orr_texture_prefilter): called between steps
+ * of the work with the fraction done, increasing from 0 to exactly 1 (the
+ * last call, once the work is complete). Return true to go on; false cancels
+ * the call, which then returns ORR_ERROR_CANCELLED and leaves nothing
+ * behind. `user` is passed back unchanged. */
+typedef bool (*orr_progress_fn)(double fraction, void *user);
 
 /* Lifetimes and errors — the contract of every call.
  *

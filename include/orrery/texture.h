@@ -8,6 +8,10 @@
  *     orr_texture_load_file(engine, "backgroundGround.png",
  *         &(orr_texture_desc){ .srgb = ORR_OFF, .has_alpha = true }, &ground);   // PNG, as stored
  *     orr_texture_load_file(engine, "backgroundSkybox.dds", NULL, &sky);          // DDS cube, its mips
+ *     orr_texture env, hdr;
+ *     orr_texture_load_file(engine, "environmentSpecular.env", NULL, &env);     // prefiltered + harmonics
+ *     orr_texture_load_file(engine, "studio.hdr",                               // panorama → cube,
+ *         &(orr_texture_desc){ .prefilter = &(orr_prefilter_desc){ .samples = 1024 } }, &hdr); // GGX mips
  *     orr_standard_material_create(scene, &(orr_standard_material_desc){ .diffuse_texture = checker });
  *     ...
  *     orr_texture_destroy(engine, checker);   // deferred: no wait for the GPU
@@ -72,6 +76,27 @@ typedef struct orr_texture {
     uint32_t id;
 } orr_texture;
 
+/* GGX prefiltering of a cube's radiance (orr_texture_prefilter, and
+ * orr_texture_desc.prefilter when a cube is created). Zero means default. */
+typedef struct orr_prefilter_desc {
+    /* GGX importance samples per texel, 1 .. 65536; 0: 4096 (Babylon.js
+     * HDRFiltering's default quality, TEXTURE_FILTERING_QUALITY_OFFLINE;
+     * its HIGH is 64, MEDIUM 16, LOW 8). The cost grows linearly with it. */
+    uint32_t samples;
+    /* Babylon.js lodGenerationScale: mip m > 0 holds GGX alpha =
+     * 2^(m / scale) / size (size: the cube's mip-0 face size), mip 0 the
+     * source as it is. 0: 0.8 (Babylon.js's, and the .env files'). */
+    double lod_generation_scale;
+    /* Called between the GPU steps (one mip of one face each), from the
+     * calling thread, with the fraction of the work done (weighted by
+     * texels × samples): 0 first, then increasing, exactly 1 last when the
+     * cube is complete (that call's result is ignored). Returning false
+     * before that cancels: ORR_ERROR_CANCELLED, nothing made. May be NULL. */
+    orr_progress_fn progress;
+    void *progress_user;
+    const char *label; /* default "prefiltered cube" */
+} orr_prefilter_desc;
+
 typedef enum orr_filter {
     ORR_FILTER_DEFAULT = 0,
     ORR_FILTER_LINEAR,
@@ -135,6 +160,12 @@ typedef struct orr_texture_desc {
      * (HDRCubeTexture). orr_texture_load_file sets it for .hdr files. */
     bool equirect;
     uint32_t cube_size;
+    /* Cubes (a cube image, six faces, a panorama): the created cube is
+     * GGX-prefiltered (orr_texture_prefilter with this desc) and only the
+     * result is kept, as Babylon.js's HDRCubeTexture with prefilterOnLoad.
+     * NULL: none. A 2D image: ORR_ERROR_INVALID_ARGUMENT. Ignored for .env
+     * files (already prefiltered). */
+    const orr_prefilter_desc *prefilter;
     /* ---- the sampler: how the pixels are read ---- */
     orr_sampler_desc sampler;
     const char *label; /* debug name; default the path, or "texture" */
@@ -173,6 +204,11 @@ typedef struct orr_texture_info {
     bool cube;
     orr_pixel_format format;
     bool srgb; /* sampled with sRGB decode */
+    /* A cube whose mips hold GGX-prefiltered radiance by roughness (a .env
+     * file, orr_texture_prefilter, desc.prefilter), with its Babylon.js
+     * lodGenerationScale (0 when not prefiltered). */
+    bool prefiltered;
+    double lod_generation_scale;
 } orr_texture_info;
 /* Zeroed for a null or stale texture (reported as misuse). */
 orr_texture_info orr_texture_get_info(orr_engine *engine, orr_texture texture);
@@ -180,6 +216,66 @@ orr_texture_info orr_texture_get_info(orr_engine *engine, orr_texture texture);
  * byte / 255, no sRGB decode). Waits for the device. For tests and tools. */
 orr_result orr_texture_read_texel(orr_engine *engine, orr_texture texture, uint32_t face, uint32_t mip, uint32_t x,
                                   uint32_t y, float rgba[4]);
+
+/* ---- Image-based lighting: what a PBR material reads from a cube ----
+ *
+ * Every cube texture carries the spherical harmonics of its irradiance, as
+ * Babylon.js's texture.sphericalPolynomial:
+ * - a .env file: its manifest's `irradiance` (a polynomial as Babylon.js
+ *   writes it, or harmonics), converted as Babylon.js does
+ *   (SphericalHarmonics.FromPolynomial / SphericalPolynomial.FromHarmonics);
+ *   a manifest without irradiance: computed as below;
+ * - any other cube (DDS, six faces, a panorama, a prefilter's source):
+ *   computed when it is created, as Babylon.js's
+ *   CubeMapToSphericalPolynomialTools does, from the texels of mip 0 read
+ *   back from the GPU (the largest level of at most 512 texels a side for
+ *   larger cubes): each texel weighted by its exact solid angle, NaN as 0,
+ *   RGBA8 as byte / 255 raised to 2.2 when the texture is sampled as sRGB
+ *   (Babylon.js's gammaSpace), values clamped to [0, 4096]; the sum rescaled
+ *   to 4π steradians, convolved with the cosine lobe (π, 2π/3, π/4 per band)
+ *   and divided by π (Lambertian radiance).
+ * Directions are the cube's own (the Vulkan/GL cube-face table, +Y up), as
+ * Babylon.js computes them; a prefiltered cube keeps its source's. */
+typedef enum orr_sh_source {
+    ORR_SH_NONE = 0,       /* a 2D texture */
+    ORR_SH_COMPUTED,       /* from the cube's texels */
+    ORR_SH_ENV_POLYNOMIAL, /* a .env manifest's polynomial */
+    ORR_SH_ENV_HARMONICS,  /* a .env manifest's harmonics */
+} orr_sh_source;
+
+typedef struct orr_spherical_harmonics {
+    orr_sh_source source;
+    /* Babylon.js SphericalHarmonics, RGB: l00, l1_1, l10, l11, l2_2, l2_1,
+     * l20, l21, l22, as Lambertian radiance, not pre-scaled. */
+    double harmonics[9][3];
+    /* Babylon.js SphericalPolynomial, RGB: x, y, z, xx, yy, zz, yz, zx, xy. */
+    double polynomial[9][3];
+    /* harmonics × the basis constants (SphericalHarmonics.preScaleForRendering:
+     * what the PBR shader reads as vSphericalL00 ...): the irradiance colour
+     * for a unit normal n is p[0] + p[1] n.y + p[2] n.z + p[3] n.x +
+     * p[4] n.y n.x + p[5] n.y n.z + p[6] (3 n.z² − 1) + p[7] n.x n.z +
+     * p[8] (n.x² − n.y²). */
+    double prescaled[9][3];
+} orr_spherical_harmonics;
+
+/* The harmonics of a cube texture (see above). A 2D texture: ORR_OK with
+ * source NONE and zeros. A null or stale texture: misuse. */
+orr_result orr_texture_get_spherical_harmonics(orr_engine *engine, orr_texture texture, orr_spherical_harmonics *out);
+
+/* A new RGBA16F cube of the source's size with a full mip chain, whose mip m
+ * holds the source's radiance filtered by the GGX lobe of roughness alpha =
+ * 2^(m / lod_generation_scale) / size (mip 0: the source), as Babylon.js's
+ * HDRFiltering.prefilter makes it (importance sampling with Hammersley
+ * points, each sample read from the source's mip chosen by its PDF:
+ * Krivanek's filtered importance sampling, K = 4), so a PBR material
+ * samples it as a .env cube (orr_texture_info.prefiltered). The source must
+ * be a cube; its mip chain is what the filtering reads (a source without
+ * mips gives a noisier result). The result has the source's harmonics and
+ * the source is unchanged. Runs on the GPU in steps, waiting for each
+ * (desc->progress between them); on failure or cancellation *out is 0 and
+ * nothing is left behind. `desc` may be NULL. */
+orr_result orr_texture_prefilter(orr_engine *engine, orr_texture source, const orr_prefilter_desc *desc,
+                                 orr_texture *out);
 
 #ifdef __cplusplus
 }

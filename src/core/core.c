@@ -143,6 +143,7 @@ const char *orr_result_string(orr_result r) {
         [ORR_ERROR_UNSUPPORTED] = "ORR_ERROR_UNSUPPORTED",
         [ORR_ERROR_SHADER_COMPILE] = "ORR_ERROR_SHADER_COMPILE",
         [ORR_ERROR_LIMIT_REACHED] = "ORR_ERROR_LIMIT_REACHED",
+        [ORR_ERROR_CANCELLED] = "ORR_ERROR_CANCELLED",
     };
     if ((unsigned)r >= ORR_RESULT_COUNT_) return "ORR_ERROR_UNKNOWN";
     return names[r];

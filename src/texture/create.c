@@ -92,6 +92,11 @@ static orr_result rgba_image(orri_ctx *ctx, const orr_texture_desc *d, orr_image
 orr_result orr_texture_create(orr_engine *e, const orr_texture_desc *desc, orr_texture *out) {
     if (out) *out = (orr_texture){0};
     if (!e || !desc || !out) return orri_texture_null_args(e, "orr_texture_create", "engine, desc or out");
+    return orri_texture_create_env(e, desc, NULL, out);
+}
+
+orr_result orri_texture_create_env(orr_engine *e, const orr_texture_desc *desc, const orr_env_info *env,
+                                   orr_texture *out) {
     orri_ctx *ctx = orri_engine_textures(e)->ctx;
     if (!desc->image == !desc->rgba)
         return orri_fail(ctx, ORR_ERROR_INVALID_ARGUMENT,
@@ -103,5 +108,7 @@ orr_result orr_texture_create(orr_engine *e, const orr_texture_desc *desc, orr_t
         orr_result r = rgba_image(ctx, &d, &rgba);
         if (r != ORR_OK) return r;
     }
-    return orri_texture_make(e, &d, d.rgba ? &rgba : d.image, false, out);
+    orr_result r = orri_texture_make(e, &d, d.rgba ? &rgba : d.image, false, out);
+    /* A cube's harmonics, and its prefilter when asked (ibl.c). */
+    return r == ORR_OK ? orri_texture_ibl_finish(e, &d, env, out) : r;
 }

@@ -35,12 +35,18 @@ static orr_result load(orr_engine *e, const char *what, const orr_texture_desc *
     char err[512] = "";
     orr_image_load_desc ld = {.allocator = ctx->allocator, .error_buffer = err, .error_buffer_size = sizeof err};
     orr_image_data img;
-    r = ext ? orr_image_load_cube_files(&ld, name, ext, &img) : orr_image_load_file(&ld, name, &img);
+    /* A .env file keeps its manifest: the harmonics and lodGenerationScale
+     * go with the cube (ibl.c). */
+    bool env = !ext && ends_with(name, ".env");
+    orr_env_info info;
+    r = ext   ? orr_image_load_cube_files(&ld, name, ext, &img)
+        : env ? orr_image_load_env_file(&ld, name, &img, &info)
+              : orr_image_load_file(&ld, name, &img);
     if (r != ORR_OK) return orri_fail(ctx, r, "%s", err);
     d.image = &img;
     /* A Radiance .hdr file is a panorama: a cube of height / 2 texels. */
     if (!ext && ends_with(name, ".hdr") && img.faces == 1) d.equirect = true;
-    r = orr_texture_create(e, &d, out);
+    r = orri_texture_create_env(e, &d, env ? &info : NULL, out);
     orr_image_free(&img);
     return r;
 }

@@ -28,6 +28,8 @@ orr_texture_info orr_texture_get_info(orr_engine *e, orr_texture texture) {
     info.cube = t->image.layers == 6;
     info.format = pixel_of(t->image.format);
     info.srgb = t->image.format == VK_FORMAT_R8G8B8A8_SRGB;
+    info.prefiltered = t->prefiltered;
+    info.lod_generation_scale = t->prefiltered ? t->lod_generation_scale : 0;
     return info;
 }
 

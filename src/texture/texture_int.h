@@ -6,7 +6,8 @@
  * path), check.c (what an image must satisfy before any Vulkan call),
  * upload.c (staging copies and mip chains), equirect.c (panorama → cube
  * compute pass), load.c (files through the image module), query.c (info and
- * texel readback).
+ * texel readback), ibl*.c (image-based lighting: harmonics, GGX prefilter,
+ * BRDF table).
  *
  * Dependencies: core, gpu, image, math. The module does not see the engine
  * struct: orri_engine_textures (defined by the engine, src/render/engine.c) is
@@ -25,6 +26,12 @@ typedef struct orri_texture {
     bool has_alpha;
     bool internal; /* an engine fallback or a temporary: not counted against ORR_MAX_TEXTURES */
     char label[64];
+    /* Image-based lighting (ibl.c): a cube's harmonics (source NONE for 2D
+     * textures and the fallbacks) and whether its mips hold GGX-prefiltered
+     * radiance, with Babylon.js's lodGenerationScale. */
+    orr_spherical_harmonics sh;
+    bool prefiltered;
+    float lod_generation_scale;
 } orri_texture;
 
 typedef struct orri_texture_store {
@@ -36,6 +43,7 @@ typedef struct orri_texture_store {
     VkDescriptorPool set_pool;        /* ORRI_TEXTURE_SETS sets, FREE_DESCRIPTOR_SET */
     uint32_t sets;                    /* allocated from set_pool and not yet freed (queued ones too) */
     orr_texture white, white_cube;    /* 1×1 white fallbacks (2D, cube) */
+    orr_texture brdf_lut;             /* the split-sum BRDF table (ibl_brdf.c), made on first use; 0: not yet */
     uint64_t destroyed;               /* textures freed so far: part of the renderer's structure key */
 } orri_texture_store;
 
@@ -79,6 +87,10 @@ void orri_texture_entry_free(orr_engine *e, uint32_t id, bool deferred);
  * `img` the pixels (d->image and d->rgba are not read). */
 orr_result orri_texture_make(orr_engine *e, const orr_texture_desc *d, const orr_image_data *img, bool internal,
                              orr_texture *out);
+/* orr_texture_create's body, with the .env manifest of a loaded .env file
+ * (NULL otherwise): the one creation path, then orri_texture_ibl_finish. */
+orr_result orri_texture_create_env(orr_engine *e, const orr_texture_desc *desc, const orr_env_info *env,
+                                   orr_texture *out);
 
 /* check.c: every field of `img` that the upload reads, and the device's
  * limits for `format` with `mips` levels: INVALID_ARGUMENT or UNSUPPORTED
@@ -108,16 +120,64 @@ orr_result orri_texture_equirect(orr_engine *e, const orr_texture_desc *d, const
 typedef struct orri_ibl {
     orri_texture *cube; /* the environment cube; the white fallback cube when there is none */
     /* Babylon.js SphericalHarmonics.preScaleForRendering of the cube's
-     * irradiance, rgb in xyz: L00, L1-1, L10, L11, L2-2, L2-1, L20, L21, L22. */
+     * irradiance, rgb in xyz: L00, L1-1, L10, L11, L2-2, L2-1, L20, L21, L22
+     * (orr_spherical_harmonics.prescaled: the formula is in orrery/texture.h). */
     float sh[9][4];
+    /* Babylon.js SphericalPolynomial, rgb in xyz: x, y, z, xx, yy, zz, yz,
+     * zx, xy (for the shader's polynomial path: vSphericalX ... with
+     * XX_ZZ = xx − zz, YY_ZZ = yy − zz). */
+    float polynomial[9][4];
     uint32_t mips;    /* levels of the cube */
+    uint32_t size;    /* face size of mip 0 (vReflectionMicrosurfaceInfos.x) */
     bool prefiltered; /* the mips hold GGX-prefiltered radiance by roughness (.env, orr_texture_prefilter) */
-    bool valid;       /* false: no environment (zero harmonics, fallback cube) */
+    /* Babylon.js lodGenerationScale / Offset (vReflectionMicrosurfaceInfos.yz):
+     * the roughness of mip m; 0.8 and 0 unless the .env says otherwise. */
+    float lod_generation_scale, lod_generation_offset;
+    bool valid; /* false: no environment (zero harmonics, fallback cube) */
 } orri_ibl;
-/* The lighting data of `cube` (0 or stale: the fallback, valid = false). */
+/* The lighting data of `cube` (0 or stale: the fallback, valid = false).
+ * Never waits: the harmonics were computed when the cube was made. */
 orr_result orri_texture_ibl(orr_engine *e, orr_texture cube, orri_ibl *out);
-/* The engine's split-sum BRDF lookup table (2D, made on first use): x = N·V,
- * y = roughness; rg = scale and bias of F0 (Babylon.js environmentBRDF). */
+/* The engine's split-sum BRDF lookup table (ibl_brdf.c): 2D, 128 × 128
+ * RGBA16F, one level, linear filtering, clamp to edge; no standard-material
+ * descriptor set. Made on the GPU on first use (a one-shot compute pass:
+ * waits once), freed with the engine. Orientation: texel (i, j) holds
+ * N·V = (i + 0.5) / 128 and perceptual roughness = (j + 0.5) / 128 (GGX
+ * alpha = roughness²): sample it at uv = (N·V, roughness), row 0 = smooth.
+ * r = ∫ (1 − V·H)^5 · G_vis, g = ∫ G_vis over the GGX lobe with Smith
+ * height-correlated visibility (Babylon.js BRDF_V_HEIGHT_CORRELATED), so the
+ * specular reflectance is mix(r, g, F0) = r·(1 − F0) + g·F0 (Babylon.js
+ * getReflectanceFromBRDFLookup; with F90: (F90 − F0)·r + F0·g); b = 0 (no
+ * sheen), a = 1. On failure (device, memory): the white 2D fallback, logged. */
 orri_texture *orri_brdf_lut(orr_engine *e);
+
+/* ibl.c: what a new cube gets after the one creation path made it
+ * (create.c, load.c): its harmonics (from `env`'s manifest when it has
+ * some, else computed from its texels) and, for a desc asking for it, the
+ * prefilter, which replaces *out. On failure *out is freed and 0. 2D
+ * textures: nothing (desc.prefilter: INVALID_ARGUMENT). */
+orr_result orri_texture_ibl_finish(orr_engine *e, const orr_texture_desc *d, const orr_env_info *env, orr_texture *out);
+/* ibl_sh.c: Babylon.js's SH arithmetic. */
+typedef struct orri_sh_sum {
+    double c[9][3]; /* Σ colour · Y_lm(dir) · dω, unnormalised basis terms */
+    double solid_angle;
+} orri_sh_sum;
+/* Adds one face (RGBA floats, size × size, rows top first) of face index
+ * `face` (Vulkan layer order) to `sum`. */
+void orri_sh_add_face(orri_sh_sum *sum, uint32_t face, uint32_t size, const float *rgba);
+/* The sum as Babylon.js's CubeMapToSphericalPolynomialTools ends it: scaled
+ * to 4π, cosine convolution, / π; then polynomial and pre-scaled forms. */
+void orri_sh_finish(const orri_sh_sum *sum, orr_spherical_harmonics *out);
+/* From a .env manifest's irradiance (polynomial or harmonics). */
+void orri_sh_from_env(const orr_env_info *env, orr_spherical_harmonics *out);
+/* Level `mip` of `t` (every layer, face-major, rows top first) read back
+ * as float RGBA (RGBA8: byte / 255, no sRGB decode) into *out, allocated
+ * with the engine's allocator (orri_free). Waits for its copy. */
+orr_result orri_texture_read_level(orr_engine *e, orri_texture *t, uint32_t mip, float **out);
+/* The harmonics of cube `t` from its texels (a GPU readback; waits). */
+orr_result orri_sh_compute(orr_engine *e, orri_texture *t, orr_spherical_harmonics *out);
+/* ibl_prefilter.c: the GPU pass. `internal`: the result is not counted. */
+orr_result orri_texture_prefilter(orr_engine *e, orr_texture src, const orr_prefilter_desc *desc, bool internal,
+                                  orr_texture *out);
 
 #endif
