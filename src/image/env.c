@@ -8,11 +8,15 @@
  * 6 × (log2(width) + 1) entries and width is a power of two. Each entry is a
  * PNG (or, in version 2 files with imageType "image/webp", a WebP — refused)
  * of size (width >> mip)², RGBD-encoded with gamma: Babylon's fromRGBD is
- * rgb = pow(rgbd.rgb, 2.2) / rgbd.a. Faces keep the PNG's row order (row 0 of
- * the PNG is row 0 of the face); Babylon.js uploads them unflipped
- * (invertY = false when it decodes to a float cube). The size is checked
- * against the limits, and every face against its size (check_faces), before
- * the cube is allocated. */
+ * rgb = pow(rgbd.rgb, 2.2) / rgbd.a. Rows are reversed: the PNG's last row is
+ * row 0 of the face (t = 0 of the cube table), as Babylon.js reads them:
+ * uploaded directly with invertY = true, or decoded through a temporary
+ * texture made with invertY = true and rendered into the cube
+ * (_UploadLevelsAsync, _OnImageReadyAsync). Read in PNG order, the side
+ * faces of environmentSpecular.env are upside down and its manifest's
+ * harmonics match the faces only with the rows reversed (test_ibl). The size
+ * is checked against the limits, and every face against its size
+ * (check_faces), before the cube is allocated. */
 #include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -141,17 +145,20 @@ static orr_result parse_manifest(orri_image_ctx *c, const char *text, size_t len
     return orri_image_fail(c, ORR_ERROR_MALFORMED, ".env manifest is not valid JSON (byte %zu of the file)", at + 8);
 }
 
-/* Babylon's toLinearSpace is pow(x, 2.2), not the sRGB curve. */
-static void rgbd_face(const uint8_t *rgbd, size_t texels, const float lut[256], orr_pixel_format format, uint8_t *dst) {
-    for (size_t i = 0; i < texels; i++, rgbd += 4) {
+/* Babylon's toLinearSpace is pow(x, 2.2), not the sRGB curve. PNG row y
+ * goes to face row s − 1 − y (see the top). */
+static void rgbd_face(const uint8_t *rgbd, uint32_t s, const float lut[256], orr_pixel_format format, uint8_t *dst) {
+    size_t texel = format == ORR_PIXEL_RGBA32F ? 16 : 8;
+    for (size_t i = 0; i < (size_t)s * s; i++, rgbd += 4) {
         float d = rgbd[3] / 255.0f, v[4] = {0, 0, 0, 1};
         for (int k = 0; k < 3 && rgbd[3]; k++) v[k] = lut[rgbd[k]] / d;
+        uint8_t *out = dst + ((s - 1 - i / s) * (size_t)s + i % s) * texel;
         if (format == ORR_PIXEL_RGBA32F) {
-            memcpy(dst + i * 16, v, sizeof v);
+            memcpy(out, v, sizeof v);
         } else {
             uint16_t h[4];
             for (int k = 0; k < 4; k++) h[k] = orr_half_from_float(v[k]);
-            memcpy(dst + i * 8, h, sizeof h);
+            memcpy(out, h, sizeof h);
         }
     }
 }
@@ -170,7 +177,7 @@ static orr_result decode_faces(orri_image_ctx *c, const uint8_t *data, const env
             orr_result r =
                 orri_stb_decode_png_rgba8(&fc, data + l->payload + l->pos[i], (size_t)l->len[i], s, s, &rgba);
             if (r != ORR_OK) return r;
-            rgbd_face(rgba, (size_t)s * s, lut, out->format, out->pixels + out->level_offset[f][m]);
+            rgbd_face(rgba, s, lut, out->format, out->pixels + out->level_offset[f][m]);
             orri_image_mem_free(c, rgba);
         }
     return ORR_OK;

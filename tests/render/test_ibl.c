@@ -167,15 +167,10 @@ TEST(sh_of_the_env_asset_is_its_manifest) {
 
 /* Babylon.js's own numbers: the manifest was computed by Babylon.js from
  * this environment's radiance; our projection of the .env's mip 0 (that
- * radiance at 128², RGBD-quantised) must agree with it.
- *
- * Orientation finding (issue 11): the faces as src/image/env.c decodes them
- * (PNG row 0 = row 0 of the face) show the four side faces upside down (sky
- * at the bottom rows), and the manifest matches the projection of the faces
- * with their rows reversed to 1e-4, not of the faces as decoded (y term
- * 0.02 instead of 0.21: the light from above goes missing). So Babylon.js
- * reads .env faces bottom row first. This test reverses the rows itself;
- * when the image module reverses them on load, drop the reversal here. */
+ * radiance at 128², RGBD-quantised) must agree with it. Control: with the
+ * faces' rows in PNG order (src/image/env.c read them so until issue 11;
+ * Babylon.js reads them bottom row first) the y term falls from 0.21 to
+ * 0.02 (the light from above goes missing) and the test fails. */
 static void reverse_rows(orr_image_data *img) {
     size_t row = (size_t)img->width * 16;
     uint8_t *tmp = malloc(row);
@@ -207,14 +202,15 @@ TEST(sh_computed_from_env_texels_matches_babylon_manifest) {
     orr_env_info info;
     orr_image_data img;
     REQUIRE(load_env_info(&info, &img));
-    double as_decoded = env_difference(&img, &info);
+    double as_loaded = env_difference(&img, &info);
     reverse_rows(&img);
-    double reversed = env_difference(&img, &info);
+    double png_order = env_difference(&img, &info);
     orr_image_free(&img);
-    printf("  .env texels vs manifest: largest polynomial difference %.5f rows reversed, %.5f as decoded (terms "
+    printf("  .env texels vs manifest: largest polynomial difference %.5f as loaded, %.5f in PNG row order (terms "
            "~%.2f)\n",
-           reversed, as_decoded, info.irradiance[3][0]);
-    CHECK(reversed < 1e-3 * info.irradiance[3][0]);
+           as_loaded, png_order, info.irradiance[3][0]);
+    CHECK(as_loaded < 1e-3 * info.irradiance[3][0]);
+    CHECK(png_order > 0.1); /* the control */
 }
 
 /* The harmonics of a panorama integrated over the panorama on the CPU

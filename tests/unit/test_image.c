@@ -353,7 +353,9 @@ static void check_env(orr_pixel_format format) {
     double rel = format == ORR_PIXEL_RGBA32F ? 1e-5 : 1.0 / 1024;
     for (size_t i = 0; i < sizeof env_ref / sizeof env_ref[0]; i++) {
         float v[4];
-        CHECK(orr_image_read_texel(&img, env_ref[i].f, env_ref[i].m, env_ref[i].x, env_ref[i].y, v));
+        /* (x, y) in the PNG; the face holds PNG rows bottom first (env.c, as Babylon.js reads them) */
+        uint32_t y = (128u >> env_ref[i].m) - 1 - env_ref[i].y;
+        CHECK(orr_image_read_texel(&img, env_ref[i].f, env_ref[i].m, env_ref[i].x, y, v));
         CHECK_NEAR(v[0], env_ref[i].r, rel_tol(env_ref[i].r, rel));
         CHECK_NEAR(v[1], env_ref[i].g, rel_tol(env_ref[i].g, rel));
         CHECK_NEAR(v[2], env_ref[i].b, rel_tol(env_ref[i].b, rel));
