@@ -269,8 +269,10 @@ orr_result orr_texture_get_spherical_harmonics(orr_engine *engine, orr_texture t
  * points, each sample read from the source's mip chosen by its PDF:
  * Krivanek's filtered importance sampling, K = 4), so a PBR material
  * samples it as a .env cube (orr_texture_info.prefiltered). The source must
- * be a cube; its mip chain is what the filtering reads (a source without
- * mips gives a noisier result). The result has the source's harmonics and
+ * be a cube; the filtering reads its mip chain (a source without a full
+ * chain, or an already prefiltered one, through a temporary copy of its mip
+ * 0 with a box-filtered chain, as Babylon.js regenerates the chain first).
+ * The result has the source's harmonics and
  * the source is unchanged. Runs on the GPU in steps, waiting for each
  * (desc->progress between them); on failure or cancellation *out is 0 and
  * nothing is left behind. `desc` may be NULL. */

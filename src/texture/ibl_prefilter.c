@@ -6,7 +6,9 @@
  * Mip m is filtered with alpha = 2^(m / lodGenerationScale) / size, mip 0
  * is the source (alpha 0), as HDRFiltering sets alphaG per lod. The source
  * is read through a trilinear clamp sampler so that each importance sample
- * can pick the mip its PDF calls for.
+ * can pick the mip its PDF calls for: a source without a full chain, or an
+ * already prefiltered one, is read through a temporary copy of its mip 0
+ * with a fresh box-filtered chain (as Babylon.js regenerates it).
  *
  * Steps and cancellation: the work is one dispatch per (mip, face), each
  * submitted and waited for on its own one-shot command buffer, so that the
@@ -180,6 +182,57 @@ static orr_result prefilter_into(orr_engine *e, orri_texture *src, orri_texture 
     return r;
 }
 
+/* A temporary copy of the source's mip 0 with a full box-filtered chain
+ * (blits), for a source without one or whose mips are not radiance (an
+ * already prefiltered cube): Babylon.js regenerates the source's chain
+ * before filtering too. */
+static orr_result fresh_chain(orr_engine *e, orr_texture source, orr_texture *out) {
+    orri_gpu *gpu = orri_engine_textures(e)->gpu;
+    orri_texture *s = orri_texture_get(e, source), *t;
+    uint32_t size = s->image.width, id;
+    orr_texture_desc td = orr_texture_desc_defaults(&(orr_texture_desc){.label = "prefilter source chain"});
+    orr_result r = orri_texture_entry_new(e,
+                                          &(orri_entry_desc){.desc = &td,
+                                                             .width = size,
+                                                             .height = size,
+                                                             .mips = orri_mip_chain(size, size),
+                                                             .cube = true,
+                                                             .format = s->image.format,
+                                                             .internal = true},
+                                          &id, &t);
+    if (r != ORR_OK) return r;
+    s = orri_texture_get(e, source); /* the pool may have moved */
+    VkCommandBuffer cmd;
+    r = orri_immediate_begin(gpu, &cmd);
+    if (r == ORR_OK) {
+        orri_image_barrier(cmd, t->image.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE, 0,
+                           VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        orri_texture_level_barrier(cmd, s->image.image, 0, 6, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        VkImageCopy c = {.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 6},
+                         .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 6},
+                         .extent = {size, size, 1}};
+        vkCmdCopyImage(cmd, s->image.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, t->image.image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &c);
+        orri_texture_level_barrier(cmd, s->image.image, 0, 6, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        orri_texture_record_chain(e, cmd, &t->image, 1);
+        r = orri_immediate_end(gpu, cmd);
+    }
+    if (r != ORR_OK) {
+        orri_texture_entry_free(e, id, false);
+        return r;
+    }
+    *out = (orr_texture){id};
+    return ORR_OK;
+}
+
+/* Whether the source is read through fresh_chain. */
+static bool needs_fresh_chain(const orri_texture *t) {
+    return t->prefiltered || t->image.mips < orri_mip_chain(t->image.width, t->image.width);
+}
+
 orr_result orri_texture_prefilter(orr_engine *e, orr_texture source, const orr_prefilter_desc *desc, bool internal,
                                   orr_texture *out) {
     if (desc && (desc->samples > 65536 || !isfinite(desc->lod_generation_scale) || desc->lod_generation_scale < 0)) {
@@ -193,26 +246,30 @@ orr_result orri_texture_prefilter(orr_engine *e, orr_texture source, const orr_p
     if (d.lod_generation_scale == 0) d.lod_generation_scale = 0.8;
     if (!d.label) d.label = "prefiltered cube";
     orr_texture_desc td = orr_texture_desc_defaults(&(orr_texture_desc){.label = d.label});
-    uint32_t size = orri_texture_get(e, source)->image.width, id;
-    orri_texture *t;
-    orr_result r = orri_texture_entry_new(e,
-                                          &(orri_entry_desc){.desc = &td,
-                                                             .width = size,
-                                                             .height = size,
-                                                             .mips = orri_mip_chain(size, size),
-                                                             .cube = true,
-                                                             .format = VK_FORMAT_R16G16B16A16_SFLOAT,
-                                                             .storage = true,
-                                                             .internal = internal},
-                                          &id, &t);
+    orri_texture *t = orri_texture_get(e, source);
+    uint32_t size = t->image.width, id;
+    orr_texture chain = {0};
+    orr_result r = needs_fresh_chain(t) ? fresh_chain(e, source, &chain) : ORR_OK;
     if (r != ORR_OK) return r;
-    orri_texture *src = orri_texture_get(e, source); /* after entry_new: the pool may have moved */
-    r = prefilter_into(e, src, t, &d);
-    if (r != ORR_OK) {
-        orri_texture_entry_free(e, id, false); /* every step has completed: nothing uses it */
-        return r;
+    r = orri_texture_entry_new(e,
+                               &(orri_entry_desc){.desc = &td,
+                                                  .width = size,
+                                                  .height = size,
+                                                  .mips = orri_mip_chain(size, size),
+                                                  .cube = true,
+                                                  .format = VK_FORMAT_R16G16B16A16_SFLOAT,
+                                                  .storage = true,
+                                                  .internal = internal},
+                               &id, &t);
+    if (r == ORR_OK) {
+        /* after entry_new: the pool may have moved */
+        r = prefilter_into(e, orri_texture_get(e, chain.id ? chain : source), t, &d);
+        if (r != ORR_OK) orri_texture_entry_free(e, id, false); /* every step has completed: nothing uses it */
     }
-    t->sh = src->sh;
+    if (chain.id) orri_texture_entry_free(e, chain.id, false);
+    if (r != ORR_OK) return r;
+    t = orri_texture_get(e, (orr_texture){id});
+    t->sh = orri_texture_get(e, source)->sh;
     t->prefiltered = true;
     t->lod_generation_scale = (float)d.lod_generation_scale;
     *out = (orr_texture){id};
