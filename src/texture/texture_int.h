@@ -131,7 +131,10 @@ typedef struct orri_ibl {
     uint32_t size;    /* face size of mip 0 (vReflectionMicrosurfaceInfos.x) */
     bool prefiltered; /* the mips hold GGX-prefiltered radiance by roughness (.env, orr_texture_prefilter) */
     /* Babylon.js lodGenerationScale / Offset (vReflectionMicrosurfaceInfos.yz):
-     * the roughness of mip m; 0.8 and 0 unless the .env says otherwise. */
+     * 0.8 and 0 unless the .env says otherwise. The shader reads GGX alpha at
+     * lod = log2(size · alpha) · scale + offset (getLodFromAlphaG then
+     * LODBASEDMICROSFURACE; linearSpecularLOD is off for .env and prefilter
+     * outputs alike), the inverse of the prefilter's alpha = 2^(m / scale) / size. */
     float lod_generation_scale, lod_generation_offset;
     bool valid; /* false: no environment (zero harmonics, fallback cube) */
 } orri_ibl;
