@@ -455,6 +455,39 @@ TEST(prefilter_progress_is_monotonic_and_cancel_leaves_nothing) {
            (unsigned long long)orri_engine_textures(engine)->gpu->device_memory);
 }
 
+/* Device memory failing at every allocation in turn (the cube's image,
+ * its staging and harmonics readback buffers; the prefilter's temporary
+ * chain and its output): each call fails with OUT_OF_DEVICE_MEMORY and
+ * leaves nothing, until enough allocations succeed. */
+TEST(ibl_calls_under_device_memory_failures_leave_nothing) {
+    orri_gpu *gpu = orri_engine_textures(engine)->gpu;
+    cube_image c = make_cube(16, fill_noise);
+    uint32_t before = live_entries();
+    orr_texture t = {0}, pf = {0};
+    int failures = 0;
+    for (int k = 0; k < 16 && !t.id; k++) {
+        gpu->inject_oom_after = k;
+        orr_result r = orr_texture_create(engine, &(orr_texture_desc){.image = &c.img, .mips = ORR_OFF}, &t);
+        gpu->inject_oom_after = -1;
+        CHECK(r == ORR_OK || (r == ORR_ERROR_OUT_OF_DEVICE_MEMORY && t.id == 0 && live_entries() == before));
+        failures += r != ORR_OK;
+    }
+    free(c.px);
+    REQUIRE(t.id);
+    CHECK(failures >= 3); /* image, staging, readback */
+    before = live_entries(), failures = 0;
+    for (int k = 0; k < 16 && !pf.id; k++) {
+        gpu->inject_oom_after = k;
+        orr_result r = orr_texture_prefilter(engine, t, &(orr_prefilter_desc){.samples = 4}, &pf);
+        gpu->inject_oom_after = -1;
+        CHECK(r == ORR_OK || (r == ORR_ERROR_OUT_OF_DEVICE_MEMORY && pf.id == 0 && live_entries() == before));
+        failures += r != ORR_OK;
+    }
+    CHECK(pf.id && failures >= 2); /* the temporary chain, the output */
+    orr_texture_destroy(engine, pf);
+    orr_texture_destroy(engine, t);
+}
+
 TEST(prefilter_misuse) {
     uint8_t px[4] = {255, 0, 0, 255};
     orr_texture t2d, out = {5};
