@@ -7,7 +7,8 @@
 // Babylon.js's smithVisibility_GGXCorrelated), so that the reflectance is
 // mix(x, y, F0) (Babylon.js getReflectanceFromBRDFLookup,
 // BRDF_V_HEIGHT_CORRELATED). Estimated with GGX importance sampling of the
-// half vector (pdf(L) = D · N·H / (4 V·H)) over Hammersley points.
+// half vector (pdf(L) = D · N·H / (4 V·H)) over Hammersley points. z holds
+// the sheen integral of Babylon.js's table (below).
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0, rgba16f) uniform writeonly image2D lut;
 layout(push_constant) uniform Params { uint samples; } pc;
@@ -32,6 +33,24 @@ float visibility(float n_l, float n_v, float a) {
     return 0.5 / (v + l);
 }
 
+// Babylon.js's blue channel: ∫ D_Charlie · V_Ashikhmin · N·L dL (the sheen
+// lobe of Estevez and Kulla, "Production Friendly Microfacet Sheen BRDF",
+// with Neubelt and Pettineo's visibility), alpha = roughness², estimated by
+// uniform hemisphere sampling (pdf 1 / 2π): the lobe is broad.
+float sheen(vec3 v, float n_v, float a) {
+    float sum = 0.0;
+    for (uint i = 0u; i < pc.samples; i++) {
+        vec2 u = hammersley(i, pc.samples);
+        float z = u.y, r = sqrt(max(1.0 - z * z, 0.0)), phi = 2.0 * PI * u.x;
+        vec3 l = vec3(r * cos(phi), r * sin(phi), z);
+        vec3 h = normalize(v + l);
+        float d = (2.0 + 1.0 / a) * pow(max(1.0 - h.z * h.z, 0.0), 0.5 / a) / (2.0 * PI);
+        float vis = 1.0 / (4.0 * (z + n_v - z * n_v));
+        sum += d * vis * z;
+    }
+    return sum * 2.0 * PI / float(pc.samples);
+}
+
 void main() {
     ivec2 id = ivec2(gl_GlobalInvocationID.xy);
     ivec2 size = imageSize(lut);
@@ -52,5 +71,5 @@ void main() {
         sum += vec2(fc * g, g);
     }
     sum /= float(pc.samples);
-    imageStore(lut, id, vec4(sum, 0.0, 1.0));
+    imageStore(lut, id, vec4(sum, sheen(v, n_v, a), 1.0));
 }

@@ -1,7 +1,11 @@
 /* ibl_brdf.c — the split-sum environment BRDF table (orri_brdf_lut;
  * shaders/ibl_brdf.comp): what Babylon.js's PBR material reads from its
  * environmentBRDF texture, computed once per engine on the GPU instead of
- * shipping Babylon.js's image.
+ * shipping Babylon.js's image. Against that image (9.35, RGBD-decoded) the
+ * table differs by a mean 0.0007 (r), 0.003 (g), 0.004 (b); only the sheen
+ * of the smoothest, most grazing corner (roughness < 0.03 and N·V < 0.07),
+ * where the values run to 20 and the lobe is too sharp for its uniform
+ * sampling, is further off.
  *
  * 128 × 128 texels (the table is smooth: bilinear filtering between texels
  * adds less than the 1024-sample estimate's error, ~1e-3), RGBA16F
