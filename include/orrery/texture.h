@@ -155,9 +155,10 @@ typedef struct orr_texture_desc {
     /* The image is an equirectangular panorama (one face, RGBA16F or RGBA32F;
      * row 0 the zenith), resampled by a compute shader into an RGBA16F cube of
      * cube_size texels (0: height / 2, at most 8192), with a full chain unless
-     * mips is ORR_OFF. Direction d (left-handed, +Y up) reads u = atan2(d.z,
-     * d.x) / 2π + 0.5, v = acos(d.y) / π: Babylon.js's PanoramaToCubeMapTools
-     * (HDRCubeTexture). orr_texture_load_file sets it for .hdr files. */
+     * mips is ORR_OFF. Direction d (left-handed, +Y up) reads u = atan2(d.x,
+     * d.z) / 2π + 0.5, v = acos(d.y) / π: the cube Babylon.js's HDRCubeTexture
+     * draws (PanoramaToCubeMapTools' faces as it uploads them; its harmonics
+     * agree with ours, test_ibl). orr_texture_load_file sets it for .hdr files. */
     bool equirect;
     uint32_t cube_size;
     /* Cubes (a cube image, six faces, a panorama): the created cube is

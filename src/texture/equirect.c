@@ -1,6 +1,7 @@
 /* equirect.c — an equirectangular panorama resampled into a cube map by a
- * compute shader (shaders/background_equirect.comp: Babylon.js's
- * PanoramaToCubeMapTools mapping), then its mip chain by blits.
+ * compute shader (shaders/background_equirect.comp: the cube Babylon.js's
+ * HDRCubeTexture makes with PanoramaToCubeMapTools), then its mip chain by
+ * blits.
  *
  * The panorama is uploaded as a temporary internal 2D texture through the
  * one creation path (row 0 the zenith, not flipped; repeat in u across the

@@ -89,7 +89,10 @@ TEST(six_face_cube_gets_gpu_mips) {
 }
 
 /* Bilinear read of the panorama at (u, v), repeat in u, clamped in v; lo/hi:
- * the range of the 2×2 texels (any filter's result lies within it). */
+ * the range of the 2×2 texels and their neighbours (any filter's result at a
+ * point within a texel of (u, v) lies within it: lavapipe's atan and acos
+ * are approximations, which at a sharp edge move the GPU's read by a
+ * fraction of a texel). */
 static void pano_sample(const orr_image_data *p, double u, double v, float out[4], float lo[4], float hi[4]) {
     double x = u * p->width - 0.5, y = v * p->height - 0.5;
     if (y < 0) y = 0;
@@ -97,20 +100,20 @@ static void pano_sample(const orr_image_data *p, double u, double v, float out[4
     int x0 = (int)floor(x), y0 = (int)floor(y);
     double fx = x - x0, fy = y - y0;
     for (int c = 0; c < 4; c++) out[c] = 0, lo[c] = 1e30f, hi[c] = -1e30f;
-    for (int j = 0; j < 2; j++)
-        for (int i = 0; i < 2; i++) {
+    for (int j = -1; j < 3; j++)
+        for (int i = -1; i < 3; i++) {
             float t[4];
+            int yj = y0 + j < 0 ? 0 : y0 + j < (int)p->height ? y0 + j : (int)p->height - 1;
             uint32_t xx = (uint32_t)(((x0 + i) % (int)p->width + (int)p->width) % (int)p->width);
-            uint32_t yy = (uint32_t)(y0 + j < (int)p->height ? y0 + j : (int)p->height - 1);
-            orr_image_read_texel(p, 0, 0, xx, yy, t);
-            double w = (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
+            orr_image_read_texel(p, 0, 0, xx, (uint32_t)yj, t);
+            double w = i < 0 || i > 1 || j < 0 || j > 1 ? 0 : (i ? fx : 1 - fx) * (j ? fy : 1 - fy);
             for (int c = 0; c < 4; c++)
                 out[c] += (float)(w * t[c]), lo[c] = fminf(lo[c], t[c]), hi[c] = fmaxf(hi[c], t[c]);
         }
 }
 
 /* .hdr panorama → cube on the GPU: face = height / 2, full chain; texels of
- * every face equal the panorama read on the CPU at u = atan2(z, x)/2π + 0.5,
+ * every face equal the panorama read on the CPU at u = atan2(x, z)/2π + 0.5,
  * v = acos(y)/π for the texel's direction (Vulkan cube table), within half
  * precision. Control: the same texel read through a mirrored mapping (u → 1 − u)
  * does not match. */
@@ -134,7 +137,7 @@ TEST(hdr_panorama_to_cube) {
         double s = 2 * (probes[k][1] + 0.5) / 256 - 1, tt = 2 * (probes[k][2] + 0.5) / 256 - 1;
         double dirs[6][3] = {{1, -tt, -s}, {-1, -tt, s}, {s, 1, tt}, {s, -1, -tt}, {s, -tt, 1}, {-s, -tt, -1}};
         double *d = dirs[f], n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        double u = atan2(d[2] / n, d[0] / n) / (2 * 3.14159265358979323846) + 0.5,
+        double u = atan2(d[0] / n, d[2] / n) / (2 * 3.14159265358979323846) + 0.5,
                v = acos(d[1] / n) / 3.14159265358979323846;
         float gpu[4], cpu[4], mir[4], lo[4], hi[4], mlo[4], mhi[4];
         CHECK(orr_texture_read_texel(engine, t, f, 0, probes[k][1], probes[k][2], gpu) == ORR_OK);

@@ -214,8 +214,9 @@ TEST(sh_computed_from_env_texels_matches_babylon_manifest) {
 }
 
 /* The harmonics of a panorama integrated over the panorama on the CPU
- * (dω = sin θ dθ dφ, the direction of Babylon.js's panorama mapping),
- * against those of its cube made on the GPU and read back. */
+ * (dω = sin θ dθ dφ, the direction orrery/texture.h's equirect mapping
+ * gives each texel), against those of its cube made on the GPU and read
+ * back. */
 static void panorama_sh(const orr_image_data *img, orr_spherical_harmonics *out) {
     orri_sh_sum sum = {0};
     const float *px = (const float *)img->pixels;
@@ -227,7 +228,7 @@ static void panorama_sh(const orr_image_data *img, orr_spherical_harmonics *out)
         double dw = sin(th) * (PI / img->height) * (2 * PI / img->width);
         for (uint32_t x = 0; x < img->width; x++) {
             double ph = 2 * PI * ((x + 0.5) / img->width - 0.5);
-            double d[3] = {sin(th) * cos(ph), cos(th), sin(th) * sin(ph)};
+            double d[3] = {sin(th) * sin(ph), cos(th), sin(th) * cos(ph)}; /* u = atan2(x, z) / 2π + 0.5 */
             double t[9] = {1,
                            d[1],
                            d[2],
@@ -267,6 +268,43 @@ TEST(sh_of_an_hdr_panorama_matches_a_cpu_integration) {
            got.harmonics[0][0], got.harmonics[0][1], got.harmonics[0][2], want.harmonics[0][0], got.harmonics[1][1],
            want.harmonics[1][1], worst);
     CHECK(scale > 0 && worst < 0.01 * scale);
+    orr_texture_destroy(engine, t);
+}
+
+/* Babylon.js's numbers for this asset: 9.35's HDRTools.GetCubeMapTextureData
+ * (panorama → 256² cube on the CPU, as HDRCubeTexture makes it) and
+ * CubeMapToSphericalPolynomialTools.ConvertCubeMapToSphericalPolynomial,
+ * run in Node on studio_small_03_1k.hdr; preScaledHarmonics l00 ... l22.
+ * Agreement to 1 % of l00 (Babylon.js samples the panorama at the nearest
+ * texel from texel corners, we filter at texel centres). Control: with the
+ * panorama mapping this module had before (u = atan2(z, x), PanoramaToCube-
+ * MapTools' formula without its face assignment) l10/l11, l2_2/l2_1 swap
+ * and the difference is 2.9. */
+static const double babylon_studio_prescaled[9][3] = {
+    {1.974843065679289, 2.268916639203218, 2.5608486968975583},
+    {1.806598776427502, 2.078427106591138, 2.383101485223395},
+    {0.08218835320296741, 0.08728160532447105, 0.062351254236255774},
+    {-1.3306630899248213, -1.547328177208434, -1.839388042689887},
+    {-2.5458999650922753, -2.9315995464391293, -3.3584486620080116},
+    {-0.3842783250010566, -0.44299599654481453, -0.5094745972120721},
+    {-0.49501905544607044, -0.569432729059401, -0.6475993969402153},
+    {1.1210566350913103, 1.2811326970406653, 1.4160361220856144},
+    {0.46119258366516713, 0.5251490023735976, 0.5760744276419538},
+};
+
+TEST(sh_of_an_hdr_matches_babylon_numbers) {
+    orr_texture t;
+    REQUIRE(orr_texture_load_file(engine, orr_test_asset_path("hdr/studio_small_03_1k.hdr"), NULL, &t) == ORR_OK);
+    CHECK(orr_texture_get_info(engine, t).width == 256);
+    orr_spherical_harmonics sh;
+    REQUIRE(orr_texture_get_spherical_harmonics(engine, t, &sh) == ORR_OK);
+    double worst = 0;
+    for (int l = 0; l < 9; l++)
+        for (int i = 0; i < 3; i++) worst = fmax(worst, fabs(sh.prescaled[l][i] - babylon_studio_prescaled[l][i]));
+    printf("  studio_small_03 vs Babylon.js: largest pre-scaled difference %.4f (l00.b %.4f)\n", worst,
+           babylon_studio_prescaled[0][2]);
+
+    CHECK(worst < 0.01 * babylon_studio_prescaled[0][2]);
     orr_texture_destroy(engine, t);
 }
 
