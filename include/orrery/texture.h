@@ -157,8 +157,9 @@ typedef struct orr_texture_desc {
      * cube_size texels (0: height / 2, at most 8192), with a full chain unless
      * mips is ORR_OFF. Direction d (left-handed, +Y up) reads u = atan2(d.x,
      * d.z) / 2π + 0.5, v = acos(d.y) / π: the cube Babylon.js's HDRCubeTexture
-     * draws (PanoramaToCubeMapTools' faces as it uploads them; its harmonics
-     * agree with ours, test_ibl). orr_texture_load_file sets it for .hdr files. */
+     * draws (PanoramaToCubeMapTools' faces as it uploads them; the harmonics
+     * Babylon.js computes for it agree with ours). orr_texture_load_file sets it
+     * for .hdr files. */
     bool equirect;
     uint32_t cube_size;
     /* Cubes (a cube image, six faces, a panorama): the created cube is
