@@ -9,9 +9,9 @@
  *     orr_animation_group_play(walk, true);          // loop
  *     ... every frame: orr_scene_animate(scene, dt);  // advances and applies every playing group
  *
- * Implemented: groups, sampling, playback and blending (src/anim); skins and
- * morph targets on the CPU (src/anim) and the GPU (a compute pre-pass,
- * src/render/skin_gpu.c).
+ * Implemented: groups, sampling, playback and blending; skins and morph
+ * targets, their matrices on the CPU and the deformation on the GPU (a
+ * compute pre-pass before the frame's draws; docs/decisions.md 32).
  */
 #ifndef ORRERY_ANIMATION_H
 #define ORRERY_ANIMATION_H

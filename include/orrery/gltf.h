@@ -34,7 +34,7 @@
  * - EXT_mesh_gpu_instancing: the node's meshes get the instances as thin
  *   instances (orrery/instances.h) with world bounds enabled (auto-framing).
  *
- * Handedness (docs/handedness.md, seeds/001): glTF is right-handed with
+ * Handedness (docs/handedness.md): glTF is right-handed with
  * counter-clockwise front faces. Left-handed build: `__root__` has rotation
  * 180° about Y and scaling (1, 1, −1) (an X mirror, Babylon.js's root), so
  * the model appears un-mirrored; its negative determinant makes the
@@ -149,7 +149,7 @@ uint32_t orr_gltf_skin_count(const orr_gltf *gltf);
 
 /* A hierarchy instance pool (orrery/instances.h) over the copy: its
  * `__root__` is the template, so every instance keeps the root's handedness
- * conversion (seeds/003) and the model's winding. The copy's meshes become
+ * conversion (as Babylon.js's hierarchy pools keep it) and the model's winding. The copy's meshes become
  * the pool's carriers (they no longer draw the template by themselves); a
  * model with EXT_mesh_gpu_instancing cannot be pooled (its meshes already
  * have thin instances). Destroy the pool before the copy. */
