@@ -185,7 +185,7 @@ static orr_result parse_scene(orri_gltf_ctx *c, const cJSON *root, orri_gltf_doc
         return ORR_OK;
     }
     uint32_t k = 0;
-    for (const cJSON *e = orri_json_member(scene, "nodes")->child; e; e = e->next, k++) {
+    for (const cJSON *e = n ? orri_json_member(scene, "nodes")->child : NULL; e; e = e->next, k++) {
         double d = cJSON_IsNumber(e) ? e->valuedouble : -1;
         if (!(d >= 0 && d < doc->node_count) || d != floor(d) || doc->nodes[(uint32_t)d].parent >= 0)
             return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "%s.nodes[%u] is not the index of a root node", path, k);

@@ -5,6 +5,7 @@
  * KHR_lights_punctual spot light with Babylon.js's conventions, and a
  * failed load that leaves nothing and names the file. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "support/test_support.h"
@@ -184,6 +185,61 @@ TEST(every_sample_model_loads_into_a_scene) {
         orr_gltf_destroy(s, g);
         orr_scene_destroy(s);
     }
+}
+
+/* desc.parent: `__root__` goes under it. */
+TEST(root_under_a_parent) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    orr_node parent = orr_node_create(s, &(orr_node_desc){.position = {5, 0, 0}, .label = "holder"});
+    orr_gltf *g = NULL;
+    REQUIRE(orr_gltf_load_file(s, orr_test_asset_path("gltf/Box/Box.glb"), &(orr_gltf_desc){.parent = parent}, &g) ==
+            ORR_OK);
+    CHECK(orr_node_get_parent(s, orr_gltf_root(g)).id == parent.id);
+    CHECK_NEAR(orr_node_get_absolute_position(s, orr_gltf_node(g, 1)).x, 5, 1e-12);
+    orr_gltf_destroy(s, g);
+    orr_scene_destroy(s);
+}
+
+/* Mutated GLBs through the whole load (parse and scene): a few hundred
+ * byte flips in the JSON chunk; whatever parses must build and destroy
+ * cleanly (the ASan build watches), whatever does not must leave *out NULL. */
+TEST(mutated_models_load_or_fail_cleanly) {
+    static const char *const files[] = {"gltf/Box/Box.glb", "gltf/RiggedSimple/RiggedSimple.glb",
+                                        "gltf/SimpleInstancing/SimpleInstancing.glb"};
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    int loaded = 0, refused = 0;
+    for (int f = 0; f < 3; f++) {
+        FILE *fp = fopen(orr_test_asset_path(files[f]), "rb");
+        REQUIRE(fp);
+        uint8_t *data = malloc(1 << 16), *copy = malloc(1 << 16);
+        size_t n = fread(data, 1, 1 << 16, fp);
+        fclose(fp);
+        size_t json = 20 + (size_t)data[12] + ((size_t)data[13] << 8);
+        for (int i = 0; i < 120; i++) {
+            memcpy(copy, data, n);
+            for (int k = 0; k < 1 + i % 4; k++) {
+                rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+                copy[20 + rng % (json - 20)] ^= (uint8_t)(1u << (rng >> 32) % 8);
+            }
+            orr_gltf *g = (orr_gltf *)1;
+            char err[256];
+            orr_result r = orr_gltf_load_memory(
+                s, copy, n, NULL,
+                &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err, .max_bytes = 64u << 20}, &g);
+            CHECK((r == ORR_OK) == (g != NULL));
+            if (g)
+                loaded++, orr_gltf_destroy(s, g);
+            else
+                refused++;
+        }
+        free(data), free(copy);
+    }
+    fprintf(stderr, "  mutants: %d loaded, %d refused\n", loaded, refused);
+    CHECK(loaded > 0 && refused > 0);
+    orr_scene_destroy(s);
 }
 
 int main(int argc, char **argv) {

@@ -71,6 +71,15 @@ TEST(inline_malformed_cases) {
                 "scene is not an integer in [0, 0]");
 }
 
+/* Found by test_gltf_scene's mutants: a scene without "nodes" (valid: an empty scene). */
+TEST(scene_without_nodes_is_empty) {
+    orri_gltf_doc d;
+    orri_gltf_ctx c;
+    REQUIRE(parse_ok(GLTF_HEAD "\"scenes\":[{}],\"nodes\":[{}]}", "", 0, &d, &c));
+    CHECK(d.scene_root_count == 0 && d.node_count == 1);
+    orri_gltf_doc_free(&c, &d);
+}
+
 TEST(huge_arrays_and_the_budget_are_refused) {
     /* 70 000 nodes: over ORRI_GLTF_MAX_ITEMS before anything is allocated per node */
     size_t n = 70000;
