@@ -50,6 +50,25 @@ TEST(malformed_files_name_file_path_and_byte) {
     expect("chunk_overrun.glb", ORR_ERROR_MALFORMED, "GLB chunk 0 at byte 12 claims 100000 bytes");
 }
 
+/* Control: an external buffer beside the file (percent-encoded URI) loads. */
+TEST(external_buffer_beside_the_file) {
+    orri_gltf_doc doc;
+    char rel[64] = "gltf/external.gltf", dir[512];
+    snprintf(dir, sizeof dir, "%s", orr_test_data_path(rel));
+    *strrchr(dir, '/') = 0;
+    FILE *f = fopen(orr_test_data_path(rel), "rb");
+    REQUIRE(f);
+    uint8_t data[4096];
+    size_t n = fread(data, 1, sizeof data, f);
+    fclose(f);
+    orri_gltf_ctx c;
+    orri_gltf_ctx_init(&c, NULL, NULL, gltf_err, sizeof gltf_err, "external.gltf", dir, 0);
+    REQUIRE(orri_gltf_parse(&c, data, n, &doc) == ORR_OK);
+    const orr_geometry *g = &doc.meshes[0].prims[0].geometry;
+    CHECK(g->vertex_count == 3 && g->positions[3] == 1.0f && g->normals[2] == 1.0f); /* flat normal +Z */
+    orri_gltf_doc_free(&c, &doc);
+}
+
 TEST(inline_malformed_cases) {
     uint8_t b[8] = {0};
     EXPECT_FAIL("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[", b, 0, ORR_ERROR_MALFORMED, "JSON does not parse");
