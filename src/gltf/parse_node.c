@@ -141,6 +141,26 @@ static orr_result parse_node(orri_gltf_ctx *c, const cJSON *j, uint32_t i, orri_
     return ORR_OK;
 }
 
+/* A node's skin exists and every JOINTS_0 index of its mesh is below the
+ * skin's joint count (the spec; orr_mesh_set_skin would refuse it). */
+static orr_result check_skin(orri_gltf_ctx *c, const orri_gltf_doc *doc, uint32_t i) {
+    const orri_gltf_node *n = &doc->nodes[i];
+    if (n->skin < 0) return ORR_OK;
+    if (n->skin >= (int32_t)doc->skin_count)
+        return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "nodes[%u].skin %d does not exist", i, n->skin);
+    uint32_t joints = doc->skins[n->skin].joint_count;
+    for (uint32_t p = 0; n->mesh >= 0 && p < doc->meshes[n->mesh].prim_count; p++) {
+        const orr_geometry *g = &doc->meshes[n->mesh].prims[p].geometry;
+        for (uint32_t v = 0; g->joints && v < g->vertex_count * 4; v++)
+            if (g->joints[v] >= joints && g->weights[v] != 0)
+                return orri_gltf_fail(c, ORR_ERROR_MALFORMED,
+                                      "meshes[%d].primitives[%u].attributes.JOINTS_0[%u] = %u, skins[%d] (nodes[%u]) "
+                                      "has %u joints",
+                                      n->mesh, p, v / 4, g->joints[v], n->skin, i, joints);
+    }
+    return ORR_OK;
+}
+
 /* Parents from children; cycles and depth. */
 static orr_result link(orri_gltf_ctx *c, orri_gltf_doc *doc) {
     for (uint32_t i = 0; i < doc->node_count; i++)
@@ -162,9 +182,10 @@ static orr_result link(orri_gltf_ctx *c, orri_gltf_doc *doc) {
                                                               : "nodes[%u] is deeper than the limit of 256",
                                       i);
     }
-    for (uint32_t i = 0; i < doc->node_count; i++)
-        if (doc->nodes[i].skin >= (int32_t)doc->skin_count)
-            return orri_gltf_fail(c, ORR_ERROR_MALFORMED, "nodes[%u].skin %d does not exist", i, doc->nodes[i].skin);
+    for (uint32_t i = 0; i < doc->node_count; i++) {
+        orr_result r = check_skin(c, doc, i);
+        if (r != ORR_OK) return r;
+    }
     return ORR_OK;
 }
 

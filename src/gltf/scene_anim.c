@@ -40,16 +40,24 @@ static orr_result make_skin(orri_gltf_asset *a, orr_gltf *g, uint32_t i) {
     return ORR_OK;
 }
 
-/* Skin and morph weights of node i's primitive meshes. */
+/* Skin and morph weights of node i's primitive meshes (made for the drawn
+ * primitives, in order: scene_build.c). Only primitives with JOINTS_0 /
+ * WEIGHTS_0 are skinned; their joint indices were checked at parse time. */
 static void bind_node(orri_gltf_asset *a, orr_gltf *g, uint32_t i) {
     const orri_gltf_node *n = &a->doc.nodes[i];
     if (n->mesh < 0) return;
     const orri_gltf_mesh *m = &a->doc.meshes[n->mesh];
     const float *w = n->weight_count ? n->weights : m->weights;
     uint32_t wn = n->weight_count ? n->weight_count : m->weight_count;
-    for (uint32_t k = g->mesh_from[i]; k < g->mesh_from[i + 1]; k++) {
-        if (n->skin >= 0 && g->skins[n->skin].id) orr_mesh_set_skin(a->scene, g->meshes[k], g->skins[n->skin]);
-        if (wn) orr_mesh_set_morph_weights(a->scene, g->meshes[k], w, wn < 8 ? wn : 8);
+    uint32_t k = g->mesh_from[i];
+    for (uint32_t p = 0; p < m->prim_count && k < g->mesh_from[i + 1]; p++) {
+        const orr_geometry *geo = &m->prims[p].geometry;
+        if (!geo->vertex_count || !geo->index_count) continue; /* not drawn: no mesh */
+        if (n->skin >= 0 && g->skins[n->skin].id && geo->joints)
+            orr_mesh_set_skin(a->scene, g->meshes[k], g->skins[n->skin]);
+        if (wn && geo->morph_count)
+            orr_mesh_set_morph_weights(a->scene, g->meshes[k], w, wn < geo->morph_count ? wn : geo->morph_count);
+        k++;
     }
 }
 

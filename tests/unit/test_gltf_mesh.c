@@ -145,4 +145,23 @@ TEST(index_out_of_range_names_the_path) {
                 "test.gltf: meshes[0].primitives[0].indices[2] = 7 is not below the vertex count 4");
 }
 
+/* A skinned node whose primitive uses joint 1 of a one-joint skin: refused at
+ * parse time (orr_mesh_set_skin would refuse it later). */
+TEST(joint_index_past_the_skin_is_refused) {
+    fill(false);
+    gltf_skip_images = true;
+    size_t n = strlen(json);
+    char *bad = malloc(n + 128);
+    memcpy(bad, json, n - 1); /* without the closing brace */
+    strcpy(bad + n - 1, ",\"nodes\":[{\"mesh\":3,\"skin\":0},{}],\"skins\":[{\"joints\":[1]}]}");
+    EXPECT_FAIL(bad, buf, sizeof buf, ORR_ERROR_MALFORMED,
+                "meshes[3].primitives[0].attributes.JOINTS_0[0] = 1, skins[0] (nodes[0]) has 1 joints");
+    strcpy(bad + n - 1, ",\"nodes\":[{\"mesh\":3,\"skin\":0},{}],\"skins\":[{\"joints\":[1,0]}]}");
+    orri_gltf_doc d;
+    orri_gltf_ctx c;
+    CHECK(parse_ok(bad, buf, sizeof buf, &d, &c)); /* two joints: fine */
+    orri_gltf_doc_free(&c, &d);
+    free(bad);
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
