@@ -32,6 +32,11 @@ const path = require('path');
 const crypto = require('crypto');
 const { chromium } = require('playwright-core');
 const { encodePNG } = require('./lib/png.js');
+// Version of the glTF loader bundle harness.html loads (npm babylonjs-loaders, pinned in package.json); written to
+// the JSON of the scenes that use it (def.usesGltfLoader).
+const LOADERS_VERSION = (() => {
+  try { return require('./node_modules/babylonjs-loaders/package.json').version; } catch (e) { return null; }
+})();
 
 const ROOT = __dirname;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -123,8 +128,8 @@ async function main() {
   try {
     const list = async () => {
       const page = await browser.newPage();
-      await page.goto(`${base}/harness.html`);
-      await page.waitForFunction(() => window.harnessLoaded === true);
+      await page.goto(`${base}/harness.html`, { timeout: RENDER_TIMEOUT_MS }); // loads the bundles: slow on a busy machine
+      await page.waitForFunction(() => window.harnessLoaded === true, null, { timeout: RENDER_TIMEOUT_MS });
       const names = await page.evaluate(() => Object.keys(window.SCENES));
       await page.close();
       return names;
@@ -149,8 +154,8 @@ async function main() {
     // Sizes not given on the command line come from the scene definition (def.width/def.height), else 640x480.
     if (jobs.some((j) => !j.w || !j.h)) {
       const page = await browser.newPage();
-      await page.goto(`${base}/harness.html`);
-      await page.waitForFunction(() => window.harnessLoaded === true);
+      await page.goto(`${base}/harness.html`, { timeout: RENDER_TIMEOUT_MS }); // loads the bundles: slow on a busy machine
+      await page.waitForFunction(() => window.harnessLoaded === true, null, { timeout: RENDER_TIMEOUT_MS });
       const sizes = await page.evaluate(() => Object.fromEntries(Object.entries(window.SCENES).map(([n, d]) => [n, [d.width || 0, d.height || 0]])));
       await page.close();
       for (const j of jobs) {
@@ -176,8 +181,8 @@ async function main() {
         return route.abort('blockedbyclient');
       });
       try {
-        await page.goto(`${base}/harness.html`);
-        await page.waitForFunction(() => window.harnessLoaded === true);
+        await page.goto(`${base}/harness.html`, { timeout: RENDER_TIMEOUT_MS }); // loads the bundles: slow on a busy machine
+        await page.waitForFunction(() => window.harnessLoaded === true, null, { timeout: RENDER_TIMEOUT_MS });
         let timer;
         const r = await Promise.race([
           page.evaluate(([s, w, h, f, aa]) => window.renderScene(s, w, h, f, aa), [job.scene, job.w, job.h, args.frames, args.aa]),
@@ -201,6 +206,7 @@ async function main() {
         r.pixelStats = { meanRGB: +(sum / (n * 3)).toFixed(3), min: minV, max: maxV, pixelsWithAlphaNot255: alphaNot255 };
         r.timingMs.wallTotalIncludingPageLoad = Date.now() - t0;
         r.blockedRequests = blocked;
+        if (r.usesGltfLoader) r.babylonLoadersVersion = LOADERS_VERSION;
         // Relative to the repository when it is the checkout's assets/ (the
         // JSON is committed); the sha256 in sharedAssetsServed identify the bytes.
         const repoRel = ASSETS_DIR && path.relative(path.resolve(ROOT, '../..'), ASSETS_DIR);
@@ -232,4 +238,7 @@ async function main() {
   if (failed) process.exitCode = 1;
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+// anim-export.js reuses the server and the browser settings.
+module.exports = { startServer, LOADERS_VERSION, CHROMIUM, CHROMIUM_ARGS, ASSETS_DIR, sha256, served: () => ({ servedAssets, notFound }) };
+
+if (require.main === module) main().catch((e) => { console.error(e); process.exit(1); });
