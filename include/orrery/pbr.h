@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "orrery/image_processing.h"
 #include "orrery/material.h"
 #include "orrery/scene.h"
 #include "orrery/texture.h"
@@ -80,6 +81,17 @@ orr_pbr_material_desc orr_pbr_material_get(const orr_scene *scene, orr_material 
  * its spherical harmonics). 0: none (no IBL). */
 void orr_scene_set_environment_texture(orr_scene *scene, orr_texture cube);
 orr_texture orr_scene_get_environment_texture(const orr_scene *scene);
+
+/* Babylon.js scene.imageProcessingConfiguration: what PBR materials apply to
+ * their output (and what an environment's skybox and ground use). Until set,
+ * or after set with NULL, the scene has Babylon.js's plain defaults: exposure
+ * 1, contrast 1, no tone mapping. A set configuration resolves its zero
+ * fields as orr_image_processing documents (exposure 0.8, contrast 1.2,
+ * STANDARD). orr_environment_create sets the scene's configuration to the
+ * environment's own (Babylon.js EnvironmentHelper.setupImageProcessing). */
+void orr_scene_set_image_processing(orr_scene *scene, const orr_image_processing *ip);
+/* The scene's configuration, every field set. */
+orr_image_processing orr_scene_get_image_processing(const orr_scene *scene);
 
 #ifdef __cplusplus
 }

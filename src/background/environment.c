@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "background/background_int.h"
+#include "orrery/pbr.h"
 
 static void plugin_release(orr_engine *e, orr_scene *s, void *state) {
     orr_environment *env = state;
@@ -58,6 +59,9 @@ orr_result orr_environment_create(orr_scene *s, const orr_environment_desc *desc
         plugin_release(e, s, env);
         return r;
     }
+    /* Babylon.js EnvironmentHelper.setupImageProcessing: the scene's one
+     * configuration (PBR materials read it) becomes the environment's. */
+    orr_scene_set_image_processing(s, &d.image_processing);
     *out = env;
     return ORR_OK;
 }

@@ -5,9 +5,14 @@
 #ifndef ORRI_MATERIAL_INT_H
 #define ORRI_MATERIAL_INT_H
 
+#include "orrery/pbr.h"
 #include "scene/scene_int.h"
 
-typedef enum orri_material_kind { ORRI_MATERIAL_STANDARD = 1, ORRI_MATERIAL_SHADER } orri_material_kind;
+typedef enum orri_material_kind {
+    ORRI_MATERIAL_STANDARD = 1,
+    ORRI_MATERIAL_SHADER,
+    ORRI_MATERIAL_PBR
+} orri_material_kind;
 
 typedef struct orri_uniform_slot {
     char name[64];
@@ -38,6 +43,7 @@ typedef struct orri_material {
     uint64_t version;           /* parameter changes (data) */
     uint64_t structure_version; /* pipeline-affecting changes */
     orr_standard_material_desc standard;
+    orr_pbr_material_desc pbr; /* ORRI_MATERIAL_PBR: resolved (pbr.c), label NULL */
     orri_shader_material *shader;
 } orri_material;
 

@@ -20,6 +20,7 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
      * fallback) and re-recorded before a command buffer naming it is
      * submitted again; one counter, not a lookup per draw. */
     uint64_t h = orri_mix(orri_engine_textures(e)->destroyed, orri_scene_node_slots(s));
+    h = orri_mix(h, s->environment_texture.id); /* the PBR IBL set */
     for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
         orri_node *n = it.node;
         orri_material *m = orri_material_of(s, n, NULL);
@@ -93,6 +94,7 @@ static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gp
     } else if (r == ORR_OK) {
         r = orri_buffer_upload(gpu, batch, &g->indices, 0, geo->indices, isize);
     }
+    if (r == ORR_OK) r = orri_pbr_upload_streams(e, batch, g, geo);
     if (r != ORR_OK) {
         orri_mesh_gpu_release(e, g);
         return r;
@@ -143,6 +145,9 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         }
         d.shader = true, d.pipeline = d.thin ? g->pipeline_inst : g->pipeline, d.layout = g->layout;
         d.transparent = m->shader->alpha_blend;
+    } else if (m->kind == ORRI_MATERIAL_PBR) {
+        orr_result r = orri_pbr_add_draw(e, sg, s, n, m, &d);
+        if (r != ORR_OK) return r;
     } else {
         const orr_standard_material_desc *sm = &m->standard;
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
@@ -172,7 +177,9 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         orri_thin_instances *t = bound->thin ? orri_thin_of(orri_scene_node(s, bound->node)) : NULL;
         bool no_icolor = t && !t->colors; /* white instances */
         orr_result r =
-            orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor, &d->pipeline);
+            d->pbr
+                ? orri_pbr_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, no_icolor, &d->pipeline)
+                : orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor, &d->pipeline);
         if (r != ORR_OK) return r;
     }
     return ORR_OK;
@@ -208,6 +215,7 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     for (uint32_t i = 0; i < sg->shader_cap; i++)
         if (sg->shaders[i].material && !orri_scene_material(s, sg->shaders[i].material))
             orri_shader_gpu_release(e, &sg->shaders[i]);
+    orri_pbr_release_sets(e, sg, s, false);
     sg->draw_count = 0;
     /* New meshes' vertex and index copies go into one command buffer,
      * submitted once for the whole rebuild (not once per buffer). */

@@ -62,6 +62,37 @@ typedef struct orri_uvec4 {
 #define ORRI_FLAG_VERTEX_COLOR 8u
 #define ORRI_FLAG_TEXTURE_ALPHA 16u
 
+/* Per PBR draw: set 1, binding 0 (dynamic offset into the slot's shader
+ * block buffer; src/render/pbr_pack.c packs it). Texture slots in the order
+ * ORRI_PBR_TEX_BASE .. ORRI_PBR_TEX_EMISSIVE; slot k's KHR_texture_transform
+ * is uv' = (uv_rows[2k].xy · uv, uv_rows[2k + 1].xy · uv) + (uv_rows[2k].z,
+ * uv_rows[2k + 1].z), reading the UV set uv_rows[2k].w (0 or 1). */
+#define ORRI_PBR_SLOTS 5
+#define ORRI_PBR_FIELDS                                                                                         \
+    ORR_VEC4 base_color; /* linear rgba factor */                                                               \
+    ORR_VEC4 emissive;   /* rgb × strength */                                                                  \
+    ORR_VEC4 factors;    /* metallic, roughness, normal scale, occlusion strength */                            \
+    ORR_VEC4 alpha;      /* cutoff, environment intensity, cotangent frame x, y signs */                        \
+    ORR_VEC4 ip;         /* exposure, contrast, tone mapping (0 none, 1 standard, 2 ACES), 0 */                 \
+    ORR_VEC4 ibl;        /* highest lod, cube size (texels), lod generation scale, lod offset */                \
+    ORR_VEC4 uv_rows[2 * ORRI_PBR_SLOTS];                                                                       \
+    ORR_VEC4 sh[9];  /* Babylon.js pre-scaled harmonics, rgb: L00, L1-1, L10, L11, L2-2, L2-1, L20, L21, L22 */ \
+    ORR_UVEC4 flags; /* x = ORRI_PBR_* */
+
+#define ORRI_PBR_UNLIT 1u
+#define ORRI_PBR_VERTEX_COLOR 2u /* vertex × instance colour */
+#define ORRI_PBR_DOUBLE_SIDED 4u /* back faces lit with the flipped normal */
+#define ORRI_PBR_TANGENTS 8u     /* the mesh has tangents (else the cotangent frame) */
+#define ORRI_PBR_IBL 16u         /* the scene has an environment */
+#define ORRI_PBR_ALPHA_TEST 32u  /* MASK */
+#define ORRI_PBR_ALPHA_BLEND 64u /* BLEND: alpha kept (else 1) */
+#define ORRI_PBR_OPPOSITE_Z 128u /* right-handed build: cube lookups with z negated */
+#define ORRI_PBR_TEX_BASE 256u   /* << slot: the slot has a texture */
+#define ORRI_PBR_TEX_MR 512u
+#define ORRI_PBR_TEX_NORMAL 1024u
+#define ORRI_PBR_TEX_OCCLUSION 2048u
+#define ORRI_PBR_TEX_EMISSIVE 4096u
+
 #if defined(VULKAN) || defined(GL_SPIRV)
 struct OrriLight {
     ORRI_LIGHT_FIELDS
@@ -79,6 +110,9 @@ typedef struct orri_gpu_scene {
 typedef struct orri_gpu_object {
     ORRI_OBJECT_FIELDS
 } orri_gpu_object;
+typedef struct orri_gpu_pbr {
+    ORRI_PBR_FIELDS
+} orri_gpu_pbr;
 #endif
 
 #endif

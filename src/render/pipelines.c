@@ -110,11 +110,13 @@ orr_result orri_pipelines_init(orr_engine *e) {
 #undef LEAN
     if (r == ORR_OK) r = cull_pipeline(e);
     if (r == ORR_OK) r = scatter_pipeline(e);
+    if (r == ORR_OK) r = orri_pbr_pipelines_init(e);
     return r;
 }
 
 void orri_pipelines_deinit(orr_engine *e) {
     VkDevice d = e->gpu.device;
+    orri_pbr_pipelines_deinit(e);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++) vkDestroyPipeline(d, e->std_pipelines[i].pipeline, NULL);
     e->std_pipeline_count = 0;
     if (e->std_vert) vkDestroyShaderModule(d, e->std_vert, NULL);

@@ -80,24 +80,34 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             uint32_t off0 = i * ORRI_SHADER_STRIDE, off1 = off0 + ORRI_SYS_BLOCK;
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 1, &sl->sys_set, 1, &off0);
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 1, 1, &user, 1, &off1);
+        } else if (d->pbr) {
+            uint32_t off = i * ORRI_SHADER_STRIDE;
+            VkDescriptorSet sets[] = {sl->scene_set, sl->sys_set, d->texture_set, sg->ibl_set};
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 4, sets, 1, &off);
+            vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, 4, &i);
         } else {
             VkDescriptorSet sets[] = {sl->scene_set, d->texture_set};
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 2, sets, 0, NULL);
             vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
         }
-        VkBuffer vbs[6] = {VK_NULL_HANDLE, VK_NULL_HANDLE, mg->streams[2].buffer, mg->streams[3].buffer};
+        VkBuffer vbs[8] = {VK_NULL_HANDLE, VK_NULL_HANDLE, mg->streams[2].buffer, mg->streams[3].buffer};
         orri_deform_streams(mg, &vbs[0], &vbs[1]); /* skinned or morphed: the pre-pass's outputs */
-        VkDeviceSize offs[6] = {0, 0, 0, 0, 0, 0};
-        uint32_t nvb = 4;
+        VkDeviceSize offs[8] = {0};
+        uint32_t nvb = 4, inst = 4;
+        if (d->pbr) { /* tangents and uvs2, or the colour and uv streams in their place (unread) */
+            vbs[4] = mg->tangents.buffer ? mg->tangents.buffer : mg->streams[3].buffer;
+            vbs[5] = mg->uvs2.buffer ? mg->uvs2.buffer : mg->streams[2].buffer;
+            nvb = inst = 6;
+        }
         if (d->thin) {
-            vbs[4] = d->culled ? d->thin->cull[slot_index].matrices.buffer : d->thin->matrices.buffer;
-            vbs[5] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
+            vbs[inst] = d->culled ? d->thin->cull[slot_index].matrices.buffer : d->thin->matrices.buffer;
+            vbs[inst + 1] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
             const orri_draw *src = d->lod_from >= 0 ? &sg->draws[d->lod_from] : NULL;
             if (src && src->culled && src->thin->cull[slot_index].far_matrices.buffer) {
-                vbs[4] = src->thin->cull[slot_index].far_matrices.buffer;
-                vbs[5] = src->thin->cull[slot_index].far_colors.buffer;
+                vbs[inst] = src->thin->cull[slot_index].far_matrices.buffer;
+                vbs[inst + 1] = src->thin->cull[slot_index].far_colors.buffer;
             }
-            nvb = 6;
+            nvb = inst + 2;
         }
         vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);
         vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);

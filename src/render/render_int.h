@@ -42,6 +42,19 @@ typedef struct orri_std_pipeline {
     VkPipeline pipeline;
 } orri_std_variant;
 
+/* The PBR material's engine objects (pbr_pipelines.c): set 2 (the five
+ * material textures), set 3 (environment cube + BRDF table), the layout
+ * (set 0 scene, set 1 the per-draw PBR block, sets 2 and 3), shader modules
+ * and the pipeline variants (cull | blend << 1 | instanced << 2 | no instance
+ * colour << 3). */
+typedef struct orri_pbr_engine {
+    VkDescriptorSetLayout tex_layout, ibl_layout;
+    VkPipelineLayout layout;
+    VkShaderModule vert, inst_vert, inst_nc_vert, frag;
+    orri_std_variant pipelines[16];
+    uint32_t pipeline_count;
+} orri_pbr_engine;
+
 struct orr_engine {
     orri_scene_host host; /* what the scene module sees: context, scene list, precision, limits */
     orri_gpu gpu;
@@ -72,6 +85,7 @@ struct orr_engine {
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
     orri_texture_store textures; /* the texture module's (src/texture); reached through orri_engine_textures */
+    orri_pbr_engine pbr;
     orr_stats stats;
 };
 
@@ -145,9 +159,10 @@ typedef struct orri_draw {
     uint32_t index;    /* object / system block index */
     bool transparent;
     bool shader; /* shader material */
+    bool pbr;    /* PBR material: texture_set is its set 2 */
     VkPipeline pipeline;
     VkPipelineLayout layout;
-    VkDescriptorSet texture_set; /* standard: diffuse texture set */
+    VkDescriptorSet texture_set; /* standard: diffuse texture set; PBR: the material's texture set */
     double sort_distance;
     orri_thin_gpu *thin; /* thin-instanced draw, or NULL */
     bool culled;         /* GPU frustum culling of its instances */
@@ -162,8 +177,9 @@ typedef struct orri_draw {
 
 typedef struct orri_deform_gpu orri_deform_gpu; /* skin_gpu.c */
 typedef struct orri_mesh_gpu {
-    uint32_t node;          /* owner id; 0 = empty */
-    orri_buffer streams[4]; /* position, normal, uv, colour */
+    uint32_t node;              /* owner id; 0 = empty */
+    orri_buffer streams[4];     /* position, normal, uv, colour */
+    orri_buffer tangents, uvs2; /* PBR streams, uploaded when the geometry has them (pbr_draw.c) */
     orri_buffer indices;
     VkIndexType index_type;
     uint32_t index_count;
@@ -220,7 +236,30 @@ typedef struct orri_scene_gpu {
     uint32_t shader_cap;
     orri_render_plugin *plugins[ORRI_MAX_PLUGINS];
     uint32_t plugin_count;
+    /* PBR (pbr_draw.c): per material slot its texture set, and the scene's
+     * IBL set; sets are replaced (old ones through the delete queue), never
+     * rewritten, so nothing in flight sees a change. */
+    struct orri_pbr_gpu *pbr;
+    uint32_t pbr_cap;
+    VkDescriptorSet ibl_set;
+    uint64_t ibl_key;
 } orri_scene_gpu;
+
+/* pbr_pipelines.c */
+orr_result orri_pbr_pipelines_init(orr_engine *e);
+void orri_pbr_pipelines_deinit(orr_engine *e);
+orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, VkPipeline *out);
+/* pbr_draw.c */
+/* Draw `d` of mesh `n` with PBR material `m` (id d->material): transparency,
+ * culling, the material's texture set and the scene's IBL set. */
+orr_result orri_pbr_add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_node *n, orri_material *m,
+                             orri_draw *d);
+/* Releases the sets of PBR materials that are gone (draw-list rebuild) or all (scene release). */
+void orri_pbr_release_sets(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, bool all);
+/* The per-draw PBR block (set 1) of mesh `n` with material `m`. */
+void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, void *block);
+/* The tangent and second-UV streams of a new mesh, into `batch`. */
+orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *g, const orr_geometry *geo);
 
 /* engine.c */
 orr_result orri_target_create(orr_engine *e);

@@ -16,6 +16,8 @@
 void orri_mesh_gpu_release(orr_engine *e, orri_mesh_gpu *m) {
     orri_deform_gpu_release(e, m);
     for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, &m->streams[i]);
+    orri_buffer_destroy_deferred(&e->gpu, &m->tangents);
+    orri_buffer_destroy_deferred(&e->gpu, &m->uvs2);
     orri_buffer_destroy_deferred(&e->gpu, &m->indices);
     memset(m, 0, sizeof *m);
 }
@@ -35,6 +37,7 @@ void orri_scene_gpu_release(orr_scene *s) {
     for (uint32_t i = 0; i < sg->mesh_cap; i++) orri_mesh_gpu_release(e, &sg->meshes[i]);
     for (uint32_t i = 0; i < sg->shader_cap; i++)
         if (sg->shaders[i].material) orri_shader_gpu_release(e, &sg->shaders[i]);
+    orri_pbr_release_sets(e, sg, s, true);
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
         orri_slot *sl = &sg->slots[i];
         orri_buffer_destroy_now(&e->gpu, &sl->scene_ubo);

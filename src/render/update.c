@@ -276,9 +276,11 @@ static void upload_draw(orr_engine *e, orri_slot *sl, const orri_view *fv, orr_s
     uint64_t *key = &sl->uploaded[3 * i];
     bool eye_dep = d->shader || (e->lw && !d->planet);
     uint64_t kc = eye_dep ? fv->camera_version : 0;
-    if (key[0] == wv && key[1] == m->version && key[2] == kc) return;
-    bool only_camera = key[0] == wv && key[1] == m->version;
-    key[0] = wv, key[1] = m->version, key[2] = kc;
+    /* PBR blocks also carry the scene's image processing and IBL data. */
+    uint64_t mv = d->pbr ? orri_mix(m->version, s->settings_version) : m->version;
+    if (key[0] == wv && key[1] == mv && key[2] == kc) return;
+    bool only_camera = key[0] == wv && key[1] == mv;
+    key[0] = wv, key[1] = mv, key[2] = kc;
     uint8_t *sys = (uint8_t *)sl->sys.mapped + (size_t)i * ORRI_SHADER_STRIDE;
     orri_gpu_object *object = (orri_gpu_object *)sl->objects.mapped + i;
     if (d->shader) {
@@ -292,6 +294,10 @@ static void upload_draw(orr_engine *e, orri_slot *sl, const orri_view *fv, orr_s
     } else {
         pack_object(e, fv, s, world, n, m, object);
         e->gpu.bytes_uploaded += sizeof(orri_gpu_object);
+        if (d->pbr) {
+            orri_pbr_pack(e, s, n, m, sys);
+            e->gpu.bytes_uploaded += sizeof(orri_gpu_pbr);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "orrery/pbr.h"
 #include "scene/scene_int.h"
 #include "orrery/instances.h"
 
@@ -21,6 +22,8 @@ orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, 
     s->ambient_color = d.ambient_color;
     orri_pool_init(&s->nodes, sizeof(orri_node));
     orr_scene_set_fog(s, &d.fog);
+    s->image_processing =
+        (orr_image_processing){ORR_F64(1), ORR_F64(1), ORR_TONE_MAPPING_NONE}; /* Babylon.js plain defaults */
     s->next = host->scenes;
     host->scenes = s;
     *out = s;
@@ -117,4 +120,46 @@ void *orri_scene_lookup(const orr_scene *s, const orri_pool *pool, uint32_t id, 
         orri_misuse(s->ctx, ORR_MSG_INVALID_HANDLE, "%s: %s 0x%08x is null, stale or not of this scene", what, noun,
                     id);
     return item;
+}
+
+/* ---- scene-wide lighting settings (orrery/pbr.h) --------------------------- */
+
+void orr_scene_set_environment_texture(orr_scene *s, orr_texture cube) {
+    if (!s) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_scene_set_environment_texture: scene is NULL");
+        return;
+    }
+    /* Only the handle is kept (the scene never sees textures): a stale or 2D
+     * one lights as "no environment" (the renderer's IBL lookup decides). */
+    s->environment_texture = cube;
+    s->settings_version = orri_scene_next_version(s);
+}
+
+orr_texture orr_scene_get_environment_texture(const orr_scene *s) {
+    return s ? s->environment_texture : (orr_texture){0};
+}
+
+void orr_scene_set_image_processing(orr_scene *s, const orr_image_processing *ip) {
+    if (!s) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_scene_set_image_processing: scene is NULL");
+        return;
+    }
+    orr_image_processing r = {ORR_F64(1), ORR_F64(1), ORR_TONE_MAPPING_NONE}; /* Babylon.js plain defaults */
+    if (ip) { /* the type's own defaults: createDefaultEnvironment's */
+        r = *ip;
+        if (!r.exposure.set) r.exposure = ORR_F64(0.8);
+        if (!r.contrast.set) r.contrast = ORR_F64(1.2);
+        if (r.tone_mapping == ORR_TONE_MAPPING_DEFAULT) r.tone_mapping = ORR_TONE_MAPPING_STANDARD;
+        if ((unsigned)r.tone_mapping > ORR_TONE_MAPPING_ACES) {
+            orri_misuse(s->ctx, ORR_MSG_UNKNOWN_ENUM, "orr_scene_set_image_processing: unknown tone mapping %d",
+                        (int)r.tone_mapping);
+            r.tone_mapping = ORR_TONE_MAPPING_NONE;
+        }
+    }
+    s->image_processing = r;
+    s->settings_version = orri_scene_next_version(s);
+}
+
+orr_image_processing orr_scene_get_image_processing(const orr_scene *s) {
+    return s ? s->image_processing : (orr_image_processing){ORR_F64(1), ORR_F64(1), ORR_TONE_MAPPING_NONE};
 }

@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "core/core_int.h"
+#include "orrery/image_processing.h"
 #include "orrery/material.h"
 #include "orrery/scene.h"
 #include "orrery/wpos.h"
@@ -113,9 +114,11 @@ struct orr_scene {
     orr_color4 clear_color;
     orr_color3 ambient_color;
     orr_fog fog;
-    uint64_t settings_version;  /* clear colour, fog, ambient */
-    uint64_t counter;           /* version source */
-    uint64_t structure_version; /* nodes/meshes added or removed, material swaps */
+    orr_texture environment_texture;       /* orrery/pbr.h: the PBR materials' IBL; 0 = none */
+    orr_image_processing image_processing; /* resolved (orrery/pbr.h); Babylon.js's plain defaults until set */
+    uint64_t settings_version;             /* clear colour, fog, ambient, environment, image processing */
+    uint64_t counter;                      /* version source */
+    uint64_t structure_version;            /* nodes/meshes added or removed, material swaps */
     orri_pool nodes;
     orri_pool materials; /* orri_material records, owned by src/material */
     uint32_t active_camera;

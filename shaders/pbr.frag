@@ -1,0 +1,136 @@
+#version 450
+// Babylon.js PBRMaterial, metallic-roughness workflow as its glTF loader sets
+// it up (pbr.fragment and its blocks), written from the formulas:
+//   base = factor × texture (sRGB decoded: pow 2.2, Babylon's toLinearSpace,
+//   unless the texture samples with sRGB decode) × vertex colour
+//   metallic, roughness = factors × texture B, G; F0 = mix(0.04, base, metallic), F90 = 1
+//   albedo = base (1 − 0.04)(1 − metallic) (the classic energy split)
+//   direct = Σ lights diffuse × albedo + specular × energy conservation
+//   IBL: irradiance (harmonics at the normal) × albedo × intensity × AO;
+//   radiance = cube at lod log2(size · alphaG) · 0.8 along reflect(−V, N)
+//   × (F0 · brdf.r + F90 · brdf.g) × intensity × energy conservation
+//   × radiance occlusion (and horizon occlusion with a normal map)
+//   energy conservation = 1 + F0 (1 / (brdf.r + brdf.g) − 1)
+//   final = direct + IBL + emissive × strength, then image processing.
+#include "gpu_types.h"
+#include "image_processing.glsl"
+
+layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
+layout(set = 1, binding = 0, std140) uniform PbrBlock { ORRI_PBR_FIELDS } pbr;
+layout(set = 2, binding = 0) uniform sampler2D tex[ORRI_PBR_SLOTS];
+layout(set = 3, binding = 0) uniform samplerCube env_cube;
+layout(set = 3, binding = 1) uniform sampler2D brdf_lut;
+
+#include "pbr_brdf.glsl"
+
+layout(location = 0) in vec3 v_position;
+layout(location = 1) in vec3 v_normal;
+layout(location = 2) in vec4 v_uv;
+layout(location = 3) in vec4 v_color;
+layout(location = 4) in vec3 v_tangent;
+layout(location = 5) in vec3 v_bitangent;
+layout(location = 0) out vec4 out_color;
+
+bool has(uint bit) { return (pbr.flags.x & bit) != 0u; }
+
+// KHR_texture_transform of slot k on its UV set.
+vec4 sample_slot(int k) {
+    vec4 r0 = pbr.uv_rows[2 * k], r1 = pbr.uv_rows[2 * k + 1];
+    vec2 uv = r0.w > 0.5 ? v_uv.zw : v_uv.xy;
+    return texture(tex[k], vec2(dot(r0.xy, uv) + r0.z, dot(r1.xy, uv) + r1.z));
+}
+
+vec3 decode(vec3 c, uint bit) { return (pbr.flags.y & bit) != 0u ? pow(c, vec3(2.2)) : c; }
+
+// Babylon.js cotangent_frame: the tangent frame from screen derivatives;
+// `signs` carries invertNormalMapX/Y and this renderer's y-down framebuffer.
+mat3 cotangent_frame(vec3 n, vec3 p, vec2 uv, vec2 signs) {
+    vec3 dp1 = dFdx(p), dp2 = dFdy(p);
+    vec2 duv1 = dFdx(uv), duv2 = dFdy(uv);
+    vec3 dp2perp = cross(dp2, n), dp1perp = cross(n, dp1);
+    vec3 t = (dp2perp * duv1.x + dp1perp * duv2.x) * signs.x;
+    vec3 b = (dp2perp * duv1.y + dp1perp * duv2.y) * signs.y;
+    float det = max(dot(t, t), dot(b, b));
+    float inv = det == 0.0 ? 0.0 : inversesqrt(det);
+    return mat3(t * inv, b * inv, n);
+}
+
+vec3 perturb_normal(vec3 n, float side) {
+    vec4 r0 = pbr.uv_rows[4];
+    vec2 uv = r0.w > 0.5 ? v_uv.zw : v_uv.xy;
+    mat3 tbn;
+    if (has(ORRI_PBR_TANGENTS)) {
+        tbn = mat3(normalize(v_tangent) * side, normalize(v_bitangent) * side, n);
+    } else {
+        tbn = cotangent_frame(n, v_position, uv, pbr.alpha.zw);
+    }
+    vec3 m = sample_slot(2).xyz * 2.0 - 1.0;
+    m = normalize(vec3(m.xy * pbr.factors.z, m.z));
+    return normalize(tbn * m);
+}
+
+vec3 cube_dir(vec3 d) { return has(ORRI_PBR_OPPOSITE_Z) ? vec3(d.xy, -d.z) : d; }
+
+void main() {
+    vec4 base = pbr.base_color;
+    if (has(ORRI_PBR_TEX_BASE)) {
+        vec4 t = sample_slot(0);
+        base *= vec4(decode(t.rgb, ORRI_PBR_TEX_BASE), t.a);
+    }
+    if (has(ORRI_PBR_VERTEX_COLOR)) base *= v_color;
+    float alpha = base.a;
+    if (has(ORRI_PBR_ALPHA_TEST) && alpha < pbr.alpha.x) discard;
+    if (!has(ORRI_PBR_ALPHA_BLEND)) alpha = 1.0;
+    vec3 emissive = pbr.emissive.rgb;
+    if (has(ORRI_PBR_TEX_EMISSIVE)) emissive *= decode(sample_slot(4).rgb, ORRI_PBR_TEX_EMISSIVE);
+    if (has(ORRI_PBR_UNLIT)) {
+        out_color = vec4(orr_image_processing(base.rgb + emissive, pbr.ip), alpha);
+        return;
+    }
+    float metallic = pbr.factors.x, roughness = pbr.factors.y;
+    if (has(ORRI_PBR_TEX_MR)) {
+        vec4 mr = sample_slot(1);
+        metallic *= mr.b, roughness *= mr.g;
+    }
+    metallic = clamp(metallic, 0.0, 1.0), roughness = clamp(roughness, 0.0, 1.0);
+    // Double-sided: back faces lit with the flipped normal (twoSidedLighting).
+    float side = (has(ORRI_PBR_DOUBLE_SIDED) && !gl_FrontFacing) ? -1.0 : 1.0;
+    vec3 geo_n = normalize(v_normal) * side;
+    vec3 n = has(ORRI_PBR_TEX_NORMAL) ? perturb_normal(geo_n, side) : geo_n;
+    vec3 v = normalize(scene.eye.xyz - v_position);
+    float n_v_raw = dot(n, v);
+    float n_v = abs(n_v_raw) + ORR_EPS;
+    vec3 f0 = mix(vec3(0.04), base.rgb, metallic), f90 = vec3(1.0);
+    vec3 albedo = base.rgb * (1.0 - 0.04) * (1.0 - metallic);
+    // Split-sum table: rg = scale, bias of F0 (texture_int.h).
+    vec2 brdf = texture(brdf_lut, vec2(clamp(n_v, 0.0, 1.0), roughness)).rg;
+    // A + B is the directional albedo (≤ 1): the clamp changes nothing for a
+    // real table and keeps a placeholder table from removing energy.
+    vec3 energy = 1.0 + f0 * (1.0 / clamp(brdf.x + brdf.y, ORR_EPS, 1.0) - 1.0);
+    vec3 diffuse = vec3(0.0), specular = vec3(0.0);
+    for (uint i = 0u; i < scene.counts.x; i++) {
+        PbrLit l = pbr_light(scene.lights[i], v_position, n, v, n_v, roughness, f0, f90);
+        diffuse += l.diffuse;
+        specular += l.specular;
+    }
+    vec3 color = diffuse * albedo + max(specular, 0.0) * energy;
+    if (has(ORRI_PBR_IBL)) {
+        float ao = 1.0;
+        if (has(ORRI_PBR_TEX_OCCLUSION)) ao = mix(1.0, sample_slot(3).r, pbr.factors.w);
+        float intensity = pbr.alpha.y;
+        vec3 irradiance = pbr_irradiance(pbr.sh, cube_dir(n)) * albedo * intensity * ao;
+        float lod = log2(pbr.ibl.y * pbr_alpha_g(roughness)) * pbr.ibl.z + pbr.ibl.w;
+        vec3 r = reflect(-v, n);
+        vec3 radiance = textureLod(env_cube, cube_dir(r), clamp(lod, 0.0, pbr.ibl.x)).rgb;
+        vec3 reflectance = f0 * brdf.x + f90 * brdf.y;
+        float seo = clamp((n_v_raw + ao) * (n_v_raw + ao) - 1.0 + ao, 0.0, 1.0);
+        reflectance *= seo;
+        if (has(ORRI_PBR_TEX_NORMAL)) {
+            float h = clamp(1.0 + 1.1 * dot(r, geo_n), 0.0, 1.0);
+            reflectance *= h * h;
+        }
+        color += irradiance + radiance * reflectance * intensity * energy;
+    }
+    color += emissive;
+    out_color = vec4(orr_image_processing(color, pbr.ip), alpha);
+}

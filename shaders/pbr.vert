@@ -1,0 +1,3 @@
+#version 450
+// PBR material, plain meshes.
+#include "pbr_vert.glsl"

@@ -1,0 +1,138 @@
+/* pbr_draw.c — PBR draws in the renderer: the material's texture set (set 2),
+ * the scene's IBL set (set 3), the per-draw block (set 1, gpu_types.h
+ * ORRI_PBR_FIELDS) and the extra vertex streams (tangents, second UV set).
+ *
+ * Invariant: descriptor sets are written once, when allocated; a change of
+ * texture (or of the environment) allocates a new set at the draw-list
+ * rebuild and queues the old one for deletion, so nothing in flight ever
+ * reads a set that changed. Texture changes reach the rebuild through the
+ * structure key (the material's structure_version, the store's `destroyed`
+ * counter, the scene's environment texture).
+ *
+ * IBL data comes from the texture module (orri_texture_ibl, orri_brdf_lut:
+ * texture_int.h): pre-scaled harmonics evaluated as Babylon.js does, the
+ * BRDF table as scale/bias of F0, the cube sampled at Babylon's lod
+ * log2(size · alphaG) · lodGenerationScale (0.8, as .env files are made).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "render/renderer_int.h"
+
+typedef struct orri_pbr_gpu {
+    uint32_t material; /* owner id; 0 = empty */
+    uint64_t key;      /* the image views the set was written with */
+    VkDescriptorSet set;
+} orri_pbr_gpu;
+
+static const orr_texture_slot *slot_of(const orr_pbr_material_desc *p, int k) {
+    const orr_texture_slot *s[ORRI_PBR_SLOTS] = {&p->base_color_texture, &p->metallic_roughness_texture,
+                                                 &p->normal_texture, &p->occlusion_texture, &p->emissive_texture};
+    return s[k];
+}
+
+static void free_set(orr_engine *e, orri_scene_gpu *sg, VkDescriptorSet *set) {
+    if (*set)
+        orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET, .u.set = {sg->desc_pool, *set}});
+    *set = VK_NULL_HANDLE;
+}
+
+/* A new set of `layout`, its combined image samplers at binding 0 (array of
+ * `count`) or bindings 0 .. count − 1 (`array` false). */
+static orr_result write_new_set(orr_engine *e, orri_scene_gpu *sg, VkDescriptorSetLayout layout, orri_texture *const *t,
+                                uint32_t count, bool array, VkDescriptorSet *out) {
+    VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                      .descriptorPool = sg->desc_pool,
+                                      .descriptorSetCount = 1,
+                                      .pSetLayouts = &layout};
+    orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, out), "PBR descriptor set");
+    if (r != ORR_OK) return r;
+    VkDescriptorImageInfo img[ORRI_PBR_SLOTS];
+    VkWriteDescriptorSet w[ORRI_PBR_SLOTS];
+    for (uint32_t i = 0; i < count; i++) {
+        img[i] = (VkDescriptorImageInfo){t[i]->sampler, t[i]->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = *out,
+                                      .dstBinding = array ? 0 : i,
+                                      .dstArrayElement = array ? i : 0,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                      .pImageInfo = &img[i]};
+    }
+    vkUpdateDescriptorSets(e->gpu.device, count, w, 0, NULL);
+    return ORR_OK;
+}
+
+static orr_result grow(orr_engine *e, orri_scene_gpu *sg, uint32_t need) {
+    if (sg->pbr_cap >= need) return ORR_OK;
+    uint32_t n = sg->pbr_cap ? sg->pbr_cap : 16;
+    while (n < need) n *= 2;
+    orri_pbr_gpu *p = orri_realloc(&e->host.ctx.allocator, sg->pbr, (size_t)n * sizeof *p);
+    if (!p) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "PBR material sets");
+    memset(p + sg->pbr_cap, 0, (size_t)(n - sg->pbr_cap) * sizeof *p);
+    sg->pbr = p, sg->pbr_cap = n;
+    return ORR_OK;
+}
+
+/* The material's set 2, (re)made when its textures changed. */
+static orr_result material_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t id, orri_material *m,
+                               VkDescriptorSet *out) {
+    orr_result r = grow(e, sg, orri_scene_material_slots(s));
+    if (r != ORR_OK) return r;
+    orri_pbr_gpu *g = &sg->pbr[orri_scene_slot(id)];
+    orri_texture *t[ORRI_PBR_SLOTS];
+    uint64_t key = 1;
+    for (int k = 0; k < ORRI_PBR_SLOTS; k++) {
+        t[k] = orri_texture_get(e, slot_of(&m->pbr, k)->texture);
+        if (!t[k] || t[k]->image.layers != 1) t[k] = orri_texture_fallback(e, false);
+        key = orri_mix(key, (uint64_t)(uintptr_t)t[k]->image.view);
+    }
+    if (g->material == id && g->key == key && g->set) return *out = g->set, ORR_OK;
+    free_set(e, sg, &g->set);
+    r = write_new_set(e, sg, e->pbr.tex_layout, t, ORRI_PBR_SLOTS, true, &g->set);
+    if (r != ORR_OK) return r;
+    g->material = id, g->key = key;
+    return *out = g->set, ORR_OK;
+}
+
+/* The scene's set 3: environment cube (white fallback) and BRDF table. */
+static orr_result ibl_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    orri_ibl ibl;
+    orr_result r = orri_texture_ibl(e, s->environment_texture, &ibl);
+    if (r != ORR_OK) return r;
+    orri_texture *t[2] = {ibl.cube, orri_brdf_lut(e)};
+    if (!t[1]) t[1] = orri_texture_fallback(e, false);
+    uint64_t key = orri_mix((uint64_t)(uintptr_t)t[0]->image.view, (uint64_t)(uintptr_t)t[1]->image.view);
+    if (sg->ibl_set && sg->ibl_key == key) return ORR_OK;
+    free_set(e, sg, &sg->ibl_set);
+    r = write_new_set(e, sg, e->pbr.ibl_layout, t, 2, false, &sg->ibl_set);
+    if (r == ORR_OK) sg->ibl_key = key;
+    return r;
+}
+
+orr_result orri_pbr_add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_node *n, orri_material *m,
+                             orri_draw *d) {
+    (void)n;
+    const orr_pbr_material_desc *p = &m->pbr;
+    d->pbr = true;
+    d->transparent = p->alpha_mode == ORR_ALPHA_BLEND;
+    d->cull_back = !p->double_sided;
+    d->layout = e->pbr.layout;
+    orr_result r = material_set(e, sg, s, d->material, m, &d->texture_set);
+    if (r == ORR_OK) r = ibl_set(e, sg, s);
+    return r;
+}
+
+void orri_pbr_release_sets(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, bool all) {
+    for (uint32_t i = 0; i < sg->pbr_cap; i++) {
+        orri_pbr_gpu *g = &sg->pbr[i];
+        if (!g->material || (!all && orri_scene_material(s, g->material))) continue;
+        free_set(e, sg, &g->set);
+        memset(g, 0, sizeof *g);
+    }
+    if (all) {
+        free_set(e, sg, &sg->ibl_set);
+        orri_free(&e->host.ctx.allocator, sg->pbr);
+        sg->pbr = NULL, sg->pbr_cap = 0;
+    }
+}
