@@ -12,6 +12,7 @@
 #include <orrery/environment.h>
 #include <orrery/handedness.h>
 #include <orrery/large_world.h>
+#include <orrery/pbr.h>
 
 #include "harness.h"
 #include "support/test_support.h"
@@ -168,6 +169,7 @@ typedef struct env_scene {
     orr_camera camera;
     orr_environment *env;
     orr_dvec3 sphere; /* centre, radius 0.5 */
+    orr_mesh sphere_mesh;
 } env_scene;
 
 static orr_texture ground_tex[2], sky_tex[2];
@@ -203,6 +205,7 @@ static env_scene make_env_scene_ex(orr_engine *e, orr_dvec3 origin, orr_dvec3 ca
         orr_mesh_create(r.scene, &(orr_mesh_desc){.geometry = &g, .position = r.sphere, .label = "sphere"});
     orr_geometry_free(&g);
     orr_mesh_set_visible(r.scene, sphere, false);
+    r.sphere_mesh = sphere;
     mirror_for_handedness(r.scene);
     CHECK(orr_environment_create(r.scene,
                                  &(orr_environment_desc){.ground_texture = ground_tex[k],
@@ -332,6 +335,54 @@ static parity_result check_env_parity(const char *name, orr_dvec3 cam, orr_dvec3
     pr.control_mad = c.mad;
     orr_test_image_free(&ref), orr_test_image_free(&ours), orr_test_image_free(&control);
     return pr;
+}
+
+/* MAD inside a rectangle (the sphere's). */
+static double mad_inside(const orr_image8 *a, const orr_image8 *b, rect r) {
+    double sum = 0;
+    uint64_t n = 0;
+    for (uint32_t y = 0; y < a->height; y++)
+        for (uint32_t x = 0; x < a->width; x++) {
+            if (!inside(r, x, y)) continue;
+            const uint8_t *p = a->rgb + 3 * ((size_t)y * a->width + x), *q = b->rgb + 3 * ((size_t)y * b->width + x);
+            sum += (abs((int)p[0] - (int)q[0]) + abs((int)p[1] - (int)q[1]) + abs((int)p[2] - (int)q[2])) / 3.0;
+            n++;
+        }
+    return n ? sum / (double)n : 0;
+}
+
+/* env-default with the sphere drawn by the PBR material (env.js: albedo
+ * (0.8, 0.3, 0.2), metallic 0, roughness 0.3, scene.environmentTexture =
+ * environmentSpecular.env; the environment's image processing is the
+ * scene's). The IBL data (harmonics, BRDF table) are stubs until the ibl
+ * work lands: the whole-image threshold is loose and the sphere's own MAD is
+ * printed; TIGHTEN both (issue 11 target 0.25) once it does. */
+TEST(parity_env_default_pbr_sphere) {
+    orr_image8 ours, ref;
+    CHECK(orr_test_load_png(orr_test_data_path("parity/env-default.png"), &ref));
+    env_scene es =
+        make_env_scene(engine, (orr_dvec3){0, 0, 0}, (orr_dvec3){0, 1.67, -4}, (orr_dvec3){0, 0.5, 0}, false);
+    orr_texture env;
+    REQUIRE(orr_texture_load_file(engine, orr_test_asset_path("bjs/environmentSpecular.env"), NULL, &env) == ORR_OK);
+    orr_scene_set_environment_texture(es.scene, env);
+    orr_material m = orr_pbr_material_create(
+        es.scene, &(orr_pbr_material_desc){
+                      .base_color = ORR_RGBA(0.8, 0.3, 0.2, 1), .metallic = ORR_F64(0), .roughness = ORR_F64(0.3)});
+    orr_mesh_set_material(es.scene, es.sphere_mesh, m);
+    orr_mesh_set_visible(es.scene, es.sphere_mesh, true);
+    render(engine, es.scene, &ours, "background-parity-env-default-pbr.png");
+    rect r = sphere_rect(&es, ours.width, ours.height);
+    orr_diff d = orr_test_compare(&ours, &ref);
+    double in = mad_inside(&ours, &ref, r);
+    masked_diff out = compare_masked(&ours, &ref, r);
+    printf("parity env-default with the PBR sphere: MAD %.4f (whole image), %.4f inside the sphere's rectangle, "
+           "%.4f outside; max %d\n",
+           d.mad, in, out.mad, d.max);
+    CHECK(d.mad <= 3.0);   /* loose while the IBL data are stubs */
+    CHECK(out.mad <= 0.6); /* the rest of the scene as the masked test */
+    orr_scene_destroy(es.scene);
+    orr_texture_destroy(engine, env);
+    orr_test_image_free(&ours), orr_test_image_free(&ref);
 }
 
 /* Elevated camera (0, 1.67, −4) → (0, 0.5, 0): the ground shows with its
