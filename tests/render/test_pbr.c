@@ -16,6 +16,7 @@
 
 #include <orrery/environment.h>
 #include <orrery/handedness.h>
+#include <orrery/large_world.h>
 
 #include "harness.h"
 #include "support/test_support.h"
@@ -440,6 +441,173 @@ TEST(thin_instances_take_instance_colours) {
         orr_test_image_free(&img);
         orr_scene_destroy(s);
     }
+}
+
+/* ---- emissive, vertex colours, sRGB decode, occlusion ------------------------------------------ */
+
+/* No lights, no environment: the colour is the emissive factor × strength
+ * (KHR_materials_emissive_strength), through image processing. */
+TEST(emissive_times_strength) {
+    orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -4});
+    orr_material m = orr_pbr_material_create(
+        s, &(orr_pbr_material_desc){.emissive = {0.2, 0.1, 0.05}, .emissive_strength = ORR_F64(2)});
+    add_sphere(s, (orr_dvec3){0, 0, 0}, 2, m);
+    orr_image8 img;
+    REQUIRE(orr_test_render(engine, s, 2, &img));
+    double p[3];
+    px(&img, W / 2, H / 2, p);
+    const double want[3] = {srgb8(0.4), srgb8(0.2), srgb8(0.1)};
+    for (int c = 0; c < 3; c++) CHECK(fabs(p[c] - want[c]) <= 1);
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
+/* Unlit quad: base factor × base texture (8-bit, not sRGB-sampled: decoded
+ * with pow 2.2 as Babylon's toLinearSpace) × vertex colour; the
+ * metallic-roughness texture is linear data and is not decoded (it leaves an
+ * unlit colour alone). Control: vertex colours off. */
+TEST(base_texture_decode_and_vertex_colours) {
+    const uint8_t grey[4] = {128, 128, 128, 255};
+    orr_texture tex = solid_texture(grey, "grey");
+    for (int vc = 0; vc < 2; vc++) {
+        orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -3});
+        orr_geometry g, t;
+        CHECK(orr_geometry_build_plane(&(orr_plane_desc){.size = 2}, NULL, &g) == ORR_OK);
+        CHECK(orr_geometry_alloc(g.vertex_count, g.index_count,
+                                 ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_UVS | ORR_GEOMETRY_COLORS, NULL, &t) == ORR_OK);
+        memcpy(t.positions, g.positions, 12 * g.vertex_count), memcpy(t.normals, g.normals, 12 * g.vertex_count);
+        memcpy(t.uvs, g.uvs, 8 * g.vertex_count), memcpy(t.indices, g.indices, 4 * g.index_count);
+        for (uint32_t v = 0; v < t.vertex_count; v++)
+            t.colors[4 * v] = 1, t.colors[4 * v + 1] = 0.5f, t.colors[4 * v + 2] = 0.25f, t.colors[4 * v + 3] = 1;
+        orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &t});
+        orr_geometry_free(&g), orr_geometry_free(&t);
+        orr_material m =
+            orr_pbr_material_create(s, &(orr_pbr_material_desc){.unlit = true,
+                                                                .base_color = ORR_RGBA(0.5, 1, 1, 1),
+                                                                .base_color_texture = {.texture = tex},
+                                                                .metallic_roughness_texture = {.texture = tex},
+                                                                .vertex_colors = vc ? ORR_ON : ORR_OFF});
+        orr_mesh_set_material(s, mesh, m);
+        orr_image8 img;
+        REQUIRE(orr_test_render(engine, s, 2, &img));
+        double p[3], texel = pow(128 / 255.0, 2.2);
+        px(&img, W / 2, H / 2, p);
+        const double v[3] = {vc ? 1 : 1, vc ? 0.5 : 1, vc ? 0.25 : 1};
+        const double f[3] = {0.5, 1, 1};
+        for (int c = 0; c < 3; c++) {
+            double want = srgb8(f[c] * texel * v[c]);
+            CHECK(fabs(p[c] - want) <= 1.5);
+        }
+        printf("texture × factor × vertex colour (%s): %.0f %.0f %.0f\n", vc ? "on" : "off", p[0], p[1], p[2]);
+        orr_test_image_free(&img);
+        orr_scene_destroy(s);
+    }
+    orr_texture_destroy(engine, tex);
+}
+
+/* Occlusion (R × strength) darkens image-based lighting only, as Babylon.js:
+ * under a direct light a black occlusion map changes nothing; under the
+ * environment it darkens the sphere; strength 0 undoes it. */
+TEST(occlusion_affects_indirect_light_only) {
+    const uint8_t black[4] = {0, 0, 0, 255};
+    orr_texture ao = solid_texture(black, "occlusion");
+    orr_texture env;
+    REQUIRE(orr_texture_load_file(engine, orr_test_asset_path("bjs/environmentSpecular.env"), NULL, &env) == ORR_OK);
+    double centre[2][3][3]; /* [ibl][none, ao, ao strength 0] */
+    for (int ibl = 0; ibl < 2; ibl++) {
+        orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -4});
+        if (ibl)
+            orr_scene_set_environment_texture(s, env);
+        else
+            orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, 0, 1}});
+        orr_pbr_material_desc d = {
+            .base_color = ORR_RGBA(0.5, 0.5, 0.5, 1), .metallic = ORR_F64(0), .roughness = ORR_F64(0.6)};
+        orr_material m = orr_pbr_material_create(s, &d);
+        add_sphere(s, (orr_dvec3){0, 0, 0}, 2, m);
+        for (int k = 0; k < 3; k++) {
+            d.occlusion_texture.texture = k ? ao : (orr_texture){0};
+            d.occlusion_strength = ORR_F64(k == 2 ? 0 : 1);
+            orr_pbr_material_set(s, m, &d);
+            orr_image8 img;
+            REQUIRE(orr_test_render(engine, s, 2, &img));
+            orr_test_mean_rgb(&img, W / 2 - 10, H / 2 - 10, W / 2 + 10, H / 2 + 10, centre[ibl][k]);
+            orr_test_image_free(&img);
+        }
+        printf("occlusion (%s): none %.1f, black map %.1f, strength 0 %.1f\n", ibl ? "IBL" : "direct",
+               centre[ibl][0][0], centre[ibl][1][0], centre[ibl][2][0]);
+        orr_scene_destroy(s);
+    }
+    for (int c = 0; c < 3; c++) {
+        CHECK(fabs(centre[0][1][c] - centre[0][0][c]) <= 0.5); /* direct light: unchanged */
+        CHECK(centre[0][0][c] > 60 && centre[0][0][c] < 200);  /* mid-range: the check above can fail */
+        CHECK(centre[1][1][c] < centre[1][0][c] - 10);         /* indirect: darker */
+        CHECK(fabs(centre[1][2][c] - centre[1][0][c]) <= 0.5); /* strength 0: no effect */
+    }
+    orr_texture_destroy(engine, ao);
+    orr_texture_destroy(engine, env);
+}
+
+/* ---- far from the origin ----------------------------------------------------------------------- */
+
+/* The same lit, normal-mapped, textured PBR scene at the origin and 10^7 m
+ * away, rendered eye-relative (floating origin): the same image. The
+ * control is the same far scene on an engine without floating origin,
+ * whose float32 positions cannot hold 10^7 m + the sphere's detail. */
+static orr_scene *far_scene(orr_engine *e, orr_dvec3 o, orr_texture env, orr_texture map) {
+    orr_scene *s;
+    CHECK(orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1)}, &s) == ORR_OK);
+    orr_dvec3 eye = {o.x + 0.3, o.y + 0.4, o.z - 3};
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = eye, .target = {true, o}, .fov = 0.8});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT,
+                                          .position = {o.x - 1.5, o.y + 1, o.z - 1.5},
+                                          .intensity = ORR_F64(3)});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0.3, -1, 0.4}});
+    orr_scene_set_environment_texture(s, env);
+    orr_material m = orr_pbr_material_create(s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(0.7, 0.5, 0.3, 1),
+                                                                         .metallic = ORR_F64(0.3),
+                                                                         .roughness = ORR_F64(0.35),
+                                                                         .normal_texture = {.texture = map}});
+    add_sphere(s, o, 2, m);
+    return s;
+}
+
+TEST(same_image_at_origin_and_1e7_under_floating_origin) {
+    orr_engine_desc d = {
+        .width = W, .height = H, .msaa = 1, .validation = ORR_VALIDATION_ON, .floating_origin = &orr_floating_origin};
+    orr_test_validation_hook(&d);
+    orr_engine *fo;
+    REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
+    orr_texture env[2], map[2];
+    const uint8_t tilt[4] = {170, 150, 230, 255};
+    orr_engine *es[2] = {fo, engine};
+    for (int k = 0; k < 2; k++) {
+        REQUIRE(orr_texture_load_file(es[k], orr_test_asset_path("bjs/environmentSpecular.env"), NULL, &env[k]) ==
+                ORR_OK);
+        uint8_t px16[16];
+        for (int i = 0; i < 4; i++) memcpy(px16 + 4 * i, tilt, 4);
+        REQUIRE(orr_texture_create(es[k], &(orr_texture_desc){.rgba = px16, .width = 2, .height = 2, .srgb = ORR_OFF},
+                                   &map[k]) == ORR_OK);
+    }
+    const orr_dvec3 far = {1e7, 2e6, -1e7};
+    orr_image8 a, b, c;
+    orr_scene *s = far_scene(fo, (orr_dvec3){0, 0, 0}, env[0], map[0]);
+    REQUIRE(orr_test_render(fo, s, 2, &a));
+    orr_scene_destroy(s);
+    s = far_scene(fo, far, env[0], map[0]);
+    REQUIRE(orr_test_render(fo, s, 2, &b));
+    orr_scene_destroy(s);
+    s = far_scene(engine, far, env[1], map[1]);
+    REQUIRE(orr_test_render(engine, s, 2, &c));
+    orr_scene_destroy(s);
+    save(&a, "pbr_fo_origin.png"), save(&b, "pbr_fo_1e7.png"), save(&c, "pbr_no_fo_1e7.png");
+    orr_diff same = orr_test_compare(&a, &b), control = orr_test_compare(&a, &c);
+    printf("PBR at 1e7 m: floating origin MAD %.4f (max %d); without floating origin MAD %.4f\n", same.mad, same.max,
+           control.mad);
+    CHECK(same.mad <= 0.01);
+    CHECK(control.mad > 1.0);
+    orr_test_image_free(&a), orr_test_image_free(&b), orr_test_image_free(&c);
+    for (int k = 0; k < 2; k++) orr_texture_destroy(es[k], env[k]), orr_texture_destroy(es[k], map[k]);
+    orr_engine_destroy(fo);
 }
 
 /* ---- image-based lighting ------------------------------------------------------------------ */
