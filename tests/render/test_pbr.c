@@ -610,6 +610,41 @@ TEST(same_image_at_origin_and_1e7_under_floating_origin) {
     orr_engine_destroy(fo);
 }
 
+/* LOD partners with PBR materials on both sides: near instances draw the
+ * full mesh (red), far ones the partner's (green), from the full mesh's
+ * culled buckets; instances without colours take the no-colour variant. */
+TEST(lod_partner_with_pbr_materials) {
+    orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -4});
+    orr_mesh full = add_sphere(
+        s, (orr_dvec3){0, 0, 0}, 1,
+        orr_pbr_material_create(s, &(orr_pbr_material_desc){.unlit = true, .base_color = ORR_RGBA(1, 0, 0, 1)}));
+    orr_mesh lod = add_sphere(
+        s, (orr_dvec3){0, 0, 0}, 1.2,
+        orr_pbr_material_create(s, &(orr_pbr_material_desc){.unlit = true, .base_color = ORR_RGBA(0, 1, 0, 1)}));
+    const double pos[2][3] = {{-1, 0, 0}, {1.5, 0, 10}};
+    for (int i = 0; i < 2; i++) {
+        orr_mat4f m = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, (float)pos[i][0], (float)pos[i][1], (float)pos[i][2], 1}};
+        CHECK(orr_instances_add(s, full, m, NULL) == ORR_OK);
+    }
+    orr_mat4f away = {{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 5, 0, 1}};
+    CHECK(orr_instances_add(s, lod, away, NULL) == ORR_OK); /* its own placeholder, not drawn while paired */
+    orr_instances_enable_gpu_culling(s, full, true);
+    CHECK(orr_instances_set_lod_partner(s, full, lod, &(orr_instances_lod_desc){.distance = 8}) == ORR_OK);
+    orr_image8 img;
+    REQUIRE(orr_test_render(engine, s, 4, &img));
+    save(&img, "pbr_lod.png");
+    const double sx = 1 / (tan(0.4) * W / (double)H);
+    for (int i = 0; i < 2; i++) {
+        uint32_t u = (uint32_t)(W / 2 + pos[i][0] / (pos[i][2] + 4) * sx * W / 2);
+        double p[3];
+        px(&img, u, H / 2, p);
+        printf("LOD instance %d at z %.0f: %.0f %.0f %.0f\n", i, pos[i][2], p[0], p[1], p[2]);
+        CHECK(i == 0 ? (p[0] == 255 && p[1] == 0) : (p[0] == 0 && p[1] == 255));
+    }
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
 /* ---- image-based lighting ------------------------------------------------------------------ */
 
 /* Standard deviation of the red channel in a box around (cx, cy). */
