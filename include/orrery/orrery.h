@@ -22,6 +22,7 @@
 #include "orrery/gltf.h"
 #include "orrery/handedness.h"
 #include "orrery/image.h"
+#include "orrery/image_processing.h"
 #include "orrery/instances.h"
 #include "orrery/large_world.h"
 #include "orrery/material.h"

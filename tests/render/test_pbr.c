@@ -173,6 +173,76 @@ TEST(point_light_physical_falloff) {
     orr_scene_destroy(s);
 }
 
+/* Hemispheric light (env-default's: intensity 0.7, black ground) on the
+ * env-default sphere's material: half-Lambert N·L = 0.5 at the centre,
+ * diffuse = mix(ground, sky, N·L) × albedo (no 1/π, Babylon.js), GGX
+ * specular along L = up with that same N·L. */
+static double ggx_spec(double f0, double nl, double nv, double nh, double vh, double rough) {
+    double a = rough * rough + 0.0005, a2 = a * a;
+    double f = f0 + (1 - f0) * pow(1 - vh, 5);
+    double d = a2 / (PI * pow(nh * nh * (a2 - 1) + 1, 2));
+    double vis = 0.5 / (nl * sqrt(nv * nv * (1 - a2) + a2) + nv * sqrt(nl * nl * (1 - a2) + a2));
+    return f * d * vis * nl;
+}
+
+TEST(hemispheric_light_matches_cpu) {
+    orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -4});
+    orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.7)});
+    const double base[3] = {0.8, 0.3, 0.2};
+    orr_material m =
+        orr_pbr_material_create(s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(base[0], base[1], base[2], 1),
+                                                            .metallic = ORR_F64(0),
+                                                            .roughness = ORR_F64(0.3)});
+    add_sphere(s, (orr_dvec3){0, 0, 0}, 2, m);
+    orr_image8 img;
+    REQUIRE(orr_test_render(engine, s, 2, &img));
+    save(&img, "pbr_hemispheric.png");
+    double p[3];
+    px(&img, W / 2, H / 2, p);
+    const double h = sqrt(0.5);
+    double spec = 0.7 * ggx_spec(0.04, 0.5, 1, h, h, 0.3);
+    for (int c = 0; c < 3; c++) {
+        double want = srgb8(0.7 * 0.5 * base[c] * 0.96 + spec);
+        printf("hemispheric centre channel %d: GPU %.0f, CPU %.1f\n", c, p[c], want);
+        CHECK(fabs(p[c] - want) <= 2.0);
+    }
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
+/* Spot light: Babylon.js's physical cone falloff exp2(−κ (1 − cos θ)), κ =
+ * −log2(0.01) / (1 − cos(angle / 2)): 1 on the axis (as a point light of
+ * the same intensity), 1 % at the cone's edge. */
+TEST(spot_light_physical_cone) {
+    orr_image8 img[2];
+    for (int k = 0; k < 2; k++) {
+        orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -4});
+        orr_light_desc l = {.type = k ? ORR_LIGHT_SPOT : ORR_LIGHT_POINT,
+                            .position = {0, 0, -3},
+                            .direction = {0, 0, 1},
+                            .angle = 0.8,
+                            .intensity = ORR_F64(4)};
+        orr_light_create(s, &l);
+        orr_material m = orr_pbr_material_create(s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(0.5, 0.5, 0.5, 1),
+                                                                             .metallic = ORR_F64(0),
+                                                                             .roughness = ORR_F64(1)});
+        add_sphere(s, (orr_dvec3){0, 0, 0}, 2, m);
+        REQUIRE(orr_test_render(engine, s, 2, &img[k]));
+        orr_scene_destroy(s);
+    }
+    save(&img[1], "pbr_spot.png");
+    double pc[3], sc[3];
+    px(&img[0], W / 2, H / 2, pc), px(&img[1], W / 2, H / 2, sc);
+    CHECK(fabs(pc[0] - sc[0]) <= 1); /* on the axis */
+    /* Off the axis the spot is darker than the point light (the cone falloff). */
+    uint32_t off = W / 2 + 40;
+    px(&img[0], off, H / 2, pc), px(&img[1], off, H / 2, sc);
+    printf("spot vs point: on axis equal, 40 px off axis %.0f vs %.0f\n", sc[0], pc[0]);
+    CHECK(sc[0] < pc[0] - 5);
+    for (int k = 0; k < 2; k++) orr_test_image_free(&img[k]);
+}
+
 /* ---- unlit, image processing, alpha ---------------------------------------------------------- */
 
 TEST(unlit_is_base_colour_through_scene_image_processing) {
