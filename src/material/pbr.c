@@ -48,7 +48,7 @@ static bool check(orri_ctx *ctx, const orr_pbr_material_desc *d, const char *wha
         d->occlusion_strength.value, d->emissive_strength.value, d->environment_intensity.value};
     for (int i = 0; i < 7; i++)
         if (!isfinite(v[i])) {
-            orri_misuse(ctx, ORR_MSG_OUT_OF_RANGE, "%s: a factor is not finite", what);
+            orri_misuse(ctx, ORR_MSG_NOT_FINITE, "%s: a factor is not finite", what);
             return false;
         }
     return true;
