@@ -4,7 +4,7 @@
 //   base = factor × texture (sRGB decoded: pow 2.2, Babylon's toLinearSpace,
 //   unless the texture samples with sRGB decode) × vertex colour
 //   metallic, roughness = factors × texture B, G; F0 = mix(0.04, base, metallic), F90 = 1
-//   albedo = base (1 − 0.04)(1 − metallic) (the classic energy split)
+//   albedo = base (1 − 0.04)(1 − metallic) (Babylon 9's default, legacy energy split)
 //   direct = Σ lights diffuse × albedo + specular × energy conservation
 //   IBL: irradiance (harmonics at the normal) × albedo × intensity × AO;
 //   radiance = cube at lod log2(size · alphaG) · 0.8 along reflect(−V, N)
