@@ -104,7 +104,7 @@ orr_result orri_scene_gpu_get(orr_engine *e, orr_scene *s, orri_scene_gpu **out)
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 4096},
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096 * 5}, /* PBR materials: five each (pbr_draw.c) */
     };
     /* Sets are freed one by one (through the delete queue) when a thin mesh
      * or shader material goes, so churn does not exhaust the pool. */

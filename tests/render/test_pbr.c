@@ -617,6 +617,36 @@ TEST(occlusion_affects_indirect_light_only) {
     orr_texture_destroy(engine, env);
 }
 
+/* PBR, standard and blended PBR draws in one scene, interleaved: every draw
+ * binds its own layout's sets and push constants (validation on), and each
+ * keeps its own look (the standard sphere as a standard material draws it). */
+TEST(mixed_with_standard_materials) {
+    orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -6});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, 0, 1}});
+    orr_material std = orr_standard_material_create(
+        s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0, 0, 1), .specular = ORR_RGB(0, 0, 0)});
+    orr_material pbr = orr_pbr_material_create(
+        s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(1, 0, 0, 1), .metallic = ORR_F64(0)});
+    orr_material glass = orr_pbr_material_create(
+        s,
+        &(orr_pbr_material_desc){.base_color = ORR_RGBA(0, 1, 0, 0.5), .alpha_mode = ORR_ALPHA_BLEND, .unlit = true});
+    for (int i = 0; i < 4; i++) add_sphere(s, (orr_dvec3){(i - 1.5) * 1.4, 0, 0}, 1.2, i % 2 ? std : pbr);
+    add_quad(s, (orr_dvec3){0, -1.3, -1}, 1, glass);
+    orr_image8 img;
+    REQUIRE(orr_test_render(engine, s, 2, &img));
+    save(&img, "pbr_mixed.png");
+    double k = H / (2 * 6 * tan(0.4)), p[3];
+    for (int i = 0; i < 4; i++) {
+        px(&img, (uint32_t)(W / 2 + (i - 1.5) * 1.4 * k), H / 2, p);
+        if (i % 2)
+            CHECK(p[2] > 230 && p[0] < 3); /* standard: blue diffuse × N·L ≈ 1, no specular */
+        else
+            CHECK(p[0] > 100 && p[2] < 60); /* PBR red dielectric: 0.96/π + specular */
+    }
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
 /* ---- far from the origin ----------------------------------------------------------------------- */
 
 /* The same lit, normal-mapped, textured PBR scene at the origin and 10^7 m
