@@ -60,6 +60,16 @@ static void pack_ibl(orr_engine *e, orr_scene *s, orri_gpu_pbr *b, uint32_t *fla
     for (int i = 0; i < 9; i++) b->sh[i] = (orr_vec4f){ibl.sh[i][0], ibl.sh[i][1], ibl.sh[i][2], 0};
 }
 
+uint64_t orri_pbr_frame_key(orr_engine *e, orr_scene *s) {
+    orri_ibl ibl;
+    if (orri_texture_ibl(e, s->environment_texture, &ibl) != ORR_OK) return 0;
+    uint64_t h = orri_mix((uint64_t)(uintptr_t)ibl.cube, ibl.mips * 4u + ibl.prefiltered * 2u + ibl.valid);
+    uint32_t bits[36];
+    memcpy(bits, ibl.sh, sizeof bits);
+    for (int i = 0; i < 36; i++) h = orri_mix(h, bits[i]);
+    return h;
+}
+
 void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, void *block) {
     const orr_pbr_material_desc *p = &m->pbr;
     orri_gpu_pbr b;

@@ -213,6 +213,7 @@ typedef struct orri_slot {
     orri_buffer cull_params;    /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
     uint32_t cull_capacity;
     uint64_t scene_key;
+    uint64_t pbr_frame_key; /* this frame's IBL data (orri_pbr_frame_key): part of the PBR blocks' upload key */
     /* The frame this slot last recorded, with draws GPU-culled: once its
      * fence has signalled, `indirect` holds that frame's instance counts. */
     uint64_t counted_frame;
@@ -256,6 +257,10 @@ orr_result orri_pbr_add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, or
                              orri_draw *d);
 /* Releases the sets of PBR materials that are gone (draw-list rebuild) or all (scene release). */
 void orri_pbr_release_sets(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, bool all);
+/* A hash of the scene environment's IBL data (cube, mips, harmonics) as
+ * the texture module reports them now: PBR blocks are re-uploaded when it
+ * changes (e.g. harmonics that arrive after the texture). */
+uint64_t orri_pbr_frame_key(orr_engine *e, orr_scene *s);
 /* The per-draw PBR block (set 1) of mesh `n` with material `m`. */
 void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, void *block);
 /* The tangent and second-UV streams of a new mesh, into `batch`. */

@@ -277,7 +277,7 @@ static void upload_draw(orr_engine *e, orri_slot *sl, const orri_view *fv, orr_s
     bool eye_dep = d->shader || (e->lw && !d->planet);
     uint64_t kc = eye_dep ? fv->camera_version : 0;
     /* PBR blocks also carry the scene's image processing and IBL data. */
-    uint64_t mv = d->pbr ? orri_mix(m->version, s->settings_version) : m->version;
+    uint64_t mv = d->pbr ? orri_mix(orri_mix(m->version, s->settings_version), sl->pbr_frame_key) : m->version;
     if (key[0] == wv && key[1] == mv && key[2] == kc) return;
     bool only_camera = key[0] == wv && key[1] == mv;
     key[0] = wv, key[1] = mv, key[2] = kc;
@@ -305,6 +305,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
     VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
     uint64_t visible_count = 0;
     bool gpu_counted = false;
+    sl->pbr_frame_key = sg->pbr_cap ? orri_pbr_frame_key(e, s) : 0; /* the IBL data PBR blocks carry */
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         gpu_counted |= d->culled;

@@ -267,6 +267,13 @@ TEST(unlit_is_base_colour_through_scene_image_processing) {
         CHECK(fabs(p[0] - c[0]) > 5 || fabs(p[2] - c[2]) > 5); /* control: the plain configuration differs */
     }
     orr_test_image_free(&img);
+    /* A later change of the scene's configuration reaches the drawn blocks. */
+    orr_scene_set_image_processing(s, NULL);
+    REQUIRE(orr_test_render(engine, s, 2, &img));
+    double q[3];
+    px(&img, W / 2, H / 2, q);
+    CHECK(fabs(q[0] - plain.r * 255) <= 1 && fabs(q[1] - plain.g * 255) <= 1 && fabs(q[2] - plain.b * 255) <= 1);
+    orr_test_image_free(&img);
     orr_scene_destroy(s);
 }
 
