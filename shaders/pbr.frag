@@ -11,7 +11,7 @@
 //   × (F0 · brdf.r + F90 · brdf.g) × intensity × energy conservation
 //   × radiance occlusion (and horizon occlusion with a normal map)
 //   energy conservation = 1 + F0 (1 / (brdf.r + brdf.g) − 1)
-//   final = direct + IBL + emissive × strength, then image processing.
+//   final = direct + IBL + emissive × strength, then scene fog, then image processing.
 #include "gpu_types.h"
 #include "image_processing.glsl"
 
@@ -69,6 +69,17 @@ vec3 perturb_normal(vec3 n, float side) {
     return normalize(tbn * m);
 }
 
+// Scene fog (Babylon.js fogFragment, before image processing): exp, exp2, linear.
+vec3 apply_fog(vec3 color) {
+    uint mode = uint(scene.fog_info.x + 0.5);
+    if (mode == 0u) return color;
+    float dist = length(v_position - scene.eye.xyz), f = 1.0;
+    if (mode == 1u) f = 1.0 / exp(dist * scene.fog_info.w);
+    else if (mode == 2u) f = 1.0 / exp(dist * dist * scene.fog_info.w * scene.fog_info.w);
+    else f = (scene.fog_info.z - dist) / (scene.fog_info.z - scene.fog_info.y);
+    return mix(scene.fog_color.rgb, color, clamp(f, 0.0, 1.0));
+}
+
 vec3 cube_dir(vec3 d) { return has(ORRI_PBR_OPPOSITE_Z) ? vec3(d.xy, -d.z) : d; }
 
 void main() {
@@ -84,7 +95,7 @@ void main() {
     vec3 emissive = pbr.emissive.rgb;
     if (has(ORRI_PBR_TEX_EMISSIVE)) emissive *= decode(sample_slot(4).rgb, ORRI_PBR_TEX_EMISSIVE);
     if (has(ORRI_PBR_UNLIT)) {
-        out_color = vec4(orr_image_processing(base.rgb + emissive, pbr.ip), alpha);
+        out_color = vec4(orr_image_processing(apply_fog(base.rgb + emissive), pbr.ip), alpha);
         return;
     }
     float metallic = pbr.factors.x, roughness = pbr.factors.y;
@@ -132,5 +143,5 @@ void main() {
         color += irradiance + radiance * reflectance * intensity * energy;
     }
     color += emissive;
-    out_color = vec4(orr_image_processing(color, pbr.ip), alpha);
+    out_color = vec4(orr_image_processing(apply_fog(color), pbr.ip), alpha);
 }

@@ -24,7 +24,7 @@
  * PBR), GGX specular and Lambert diffuse; image-based light from the scene's
  * environment (specular from the cube at Babylon's roughness lod, diffuse
  * from its harmonics, split-sum BRDF table, environment_intensity); then the
- * scene's image processing (orrery/image_processing.h). docs/decisions.md 32
+ * scene's fog and the scene's image processing (orrery/image_processing.h). docs/decisions.md 32
  * lists where it departs from Babylon.js 9.35.
  *
  * This header is also the contract between the glTF loader (src/gltf) and

@@ -277,6 +277,28 @@ TEST(unlit_is_base_colour_through_scene_image_processing) {
     orr_scene_destroy(s);
 }
 
+/* Scene fog applies to PBR materials too (Babylon.js fogFragment), in linear
+ * space before image processing: linear fog from 0 to 10, the sphere's front
+ * 3 units away: mix(fog, colour, 0.7). */
+TEST(scene_fog) {
+    orr_scene *s;
+    CHECK(orr_scene_create(
+              engine,
+              &(orr_scene_desc){.clear_color = ORR_RGBA(0, 0, 0, 1),
+                                .fog = {.mode = ORR_FOG_LINEAR, .color = ORR_RGB(0, 0, 1), .start = 0, .end = 10}},
+              &s) == ORR_OK);
+    orr_camera_create_free(s, &(orr_free_camera_desc){.position = {0, 0, -4}, .target = {true, {0, 0, 0}}, .fov = 0.8});
+    add_sphere(s, (orr_dvec3){0, 0, 0}, 2,
+               orr_pbr_material_create(s, &(orr_pbr_material_desc){.unlit = true, .base_color = ORR_RGBA(1, 0, 0, 1)}));
+    orr_image8 img;
+    REQUIRE(orr_test_render(engine, s, 2, &img));
+    double p[3];
+    px(&img, W / 2, H / 2, p);
+    CHECK(fabs(p[0] - srgb8(0.7)) <= 1 && p[1] == 0 && fabs(p[2] - srgb8(0.3)) <= 1);
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
 /* Unlit quads for the alpha modes: MASK keeps (alpha ≥ cutoff, drawn opaque)
  * or discards; BLEND mixes over black, sorted back to front. */
 static orr_mesh add_quad(orr_scene *s, orr_dvec3 at, double size, orr_material m) {
