@@ -124,7 +124,9 @@ void main() {
         diffuse += l.diffuse;
         specular += l.specular;
     }
-    vec3 color = diffuse * albedo + max(specular, 0.0) * energy;
+    vec3 specular_scaled = max(specular, 0.0) * energy;
+    vec3 color = diffuse * albedo + specular_scaled;
+    float over_alpha = dot(specular_scaled, vec3(0.2126, 0.7152, 0.0722));
     if (has(ORRI_PBR_IBL)) {
         float ao = 1.0;
         if (has(ORRI_PBR_TEX_OCCLUSION)) ao = mix(1.0, sample_slot(3).r, pbr.factors.w);
@@ -140,8 +142,13 @@ void main() {
             float h = clamp(1.0 + 1.1 * dot(r, geo_n), 0.0, 1.0);
             reflectance *= h * h;
         }
-        color += irradiance + radiance * reflectance * intensity * energy;
+        vec3 radiance_scaled = radiance * reflectance * intensity * energy;
+        color += irradiance + radiance_scaled;
+        over_alpha += dot(radiance_scaled, vec3(0.2126, 0.7152, 0.0722));
     }
+    // BLEND: highlights stay visible on clear surfaces (useRadianceOverAlpha,
+    // useSpecularOverAlpha, both on by default in Babylon.js).
+    if (has(ORRI_PBR_ALPHA_BLEND)) alpha = clamp(alpha + over_alpha * over_alpha, 0.0, 1.0);
     color += emissive;
     out_color = vec4(orr_image_processing(apply_fog(color), pbr.ip), alpha);
 }

@@ -18,7 +18,8 @@
  * tangents, else a frame from screen derivatives signed as Babylon's glTF
  * loader signs it in each handedness); occlusion R × strength on image-based
  * light only; emissive × strength; alpha OPAQUE / MASK (alpha test in the
- * opaque pass) / BLEND (sorted transparent pass); double-sided (no culling,
+ * opaque pass) / BLEND (sorted transparent pass; specular and
+ * reflection luminance raise alpha, Babylon's over-alpha defaults); double-sided (no culling,
  * back faces lit with the flipped normal); unlit (base + emissive); the four
  * light types with physical falloff (point/spot range ignored, as Babylon's
  * PBR), GGX specular and Lambert diffuse; image-based light from the scene's

@@ -344,6 +344,31 @@ TEST(alpha_mask_and_blend) {
     orr_scene_destroy(s);
 }
 
+/* BLEND keeps highlights visible on a clear surface: alpha + luminance of
+ * the specular (and radiance) terms, squared (Babylon.js
+ * useSpecularOverAlpha / useRadianceOverAlpha, on by default). */
+TEST(blend_specular_over_alpha) {
+    orr_scene *s = scene_with_camera((orr_dvec3){0, 0, -4});
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, 0, 1}});
+    add_sphere(s, (orr_dvec3){0, 0, 0}, 2,
+               orr_pbr_material_create(s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(0.2, 0.2, 1, 0),
+                                                                   .metallic = ORR_F64(0),
+                                                                   .roughness = ORR_F64(0.2),
+                                                                   .alpha_mode = ORR_ALPHA_BLEND}));
+    orr_image8 img;
+    REQUIRE(orr_test_render(engine, s, 2, &img));
+    save(&img, "pbr_blend_highlight.png");
+    double c[3], off[3];
+    px(&img, W / 2, H / 2, c);
+    px(&img, W / 2 + 50, H / 2 + 30, off);
+    printf("clear blended sphere: highlight %.0f %.0f %.0f, elsewhere %.0f %.0f %.0f\n", c[0], c[1], c[2], off[0],
+           off[1], off[2]);
+    CHECK(c[0] > 200 && c[2] > 200); /* the highlight is opaque */
+    CHECK(off[2] < 20);              /* the rest nearly clear (alpha 0 + a faint specular) */
+    orr_test_image_free(&img);
+    orr_scene_destroy(s);
+}
+
 /* ---- double-sided ------------------------------------------------------------------------- */
 
 /* A quad seen from its back, light from the camera: single-sided it is culled;
