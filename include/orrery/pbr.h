@@ -11,22 +11,26 @@
  *     orr_mesh_set_material(scene, mesh, m);
  *
  * What it draws (Babylon.js PBRMaterial, metallic-roughness workflow;
- * shaders/pbr.frag, src/render/pbr_*.c): base colour = factor × texture
- * (8-bit textures decoded with pow 2.2 unless sampled as sRGB) × vertex
- * colour (× thin-instance colour); metallic/roughness = factors × texture
- * B/G; normal map (tangent space, × normal_scale in x and y; the geometry's
- * tangents, else a frame from screen derivatives signed as Babylon's glTF
- * loader signs it in each handedness); occlusion R × strength on image-based
- * light only; emissive × strength; alpha OPAQUE / MASK (alpha test in the
- * opaque pass) / BLEND (sorted transparent pass; specular and
- * reflection luminance raise alpha, Babylon's over-alpha defaults); double-sided (no culling,
- * back faces lit with the flipped normal); unlit (base + emissive); the four
- * light types with physical falloff (point/spot range ignored, as Babylon's
- * PBR), GGX specular and Lambert diffuse; image-based light from the scene's
- * environment (specular from the cube at Babylon's roughness lod, diffuse
- * from its harmonics, split-sum BRDF table, environment_intensity); then the
- * scene's fog and the scene's image processing (orrery/image_processing.h). docs/decisions.md 32
- * lists where it departs from Babylon.js 9.35.
+ * shaders/pbr.frag, src/render/pbr_*.c):
+ * - base colour = factor × texture (8-bit textures decoded with pow 2.2
+ *   unless sampled as sRGB) × vertex colour (× thin-instance colour);
+ * - metallic / roughness = factors × texture B / G;
+ * - normal map: tangent space, × normal_scale in x and y; the geometry's
+ *   tangents, else a frame from screen derivatives signed as Babylon's glTF
+ *   loader signs it in each handedness;
+ * - occlusion R × strength, on image-based light only; emissive × strength;
+ * - alpha OPAQUE / MASK (alpha test in the opaque pass) / BLEND (sorted
+ *   transparent pass; specular and reflection luminance raise alpha, as
+ *   Babylon's over-alpha defaults);
+ * - double-sided: no culling, back faces lit with the flipped normal;
+ *   unlit: base + emissive;
+ * - the four light types with physical falloff (point / spot range ignored,
+ *   as Babylon's PBR), GGX specular, Lambert diffuse;
+ * - image-based light from the scene's environment: specular from the cube at
+ *   Babylon's roughness lod, diffuse from its harmonics, split-sum BRDF
+ *   table, environment_intensity;
+ * - then the scene's fog and image processing (orrery/image_processing.h).
+ * docs/decisions.md 32 lists where it departs from Babylon.js 9.35.
  *
  * This header is also the contract between the glTF loader (src/gltf) and
  * the PBR material: keep the field names.
