@@ -8,9 +8,9 @@
 //   direct = Σ lights diffuse × albedo + specular × energy conservation
 //   IBL: irradiance (harmonics at the normal) × albedo × intensity × AO;
 //   radiance = cube at lod log2(size · alphaG) · 0.8 along reflect(−V, N)
-//   × (F0 · brdf.r + F90 · brdf.g) × intensity × energy conservation
+//   × ((F90 − F0) · brdf.r + F0 · brdf.g) × intensity × energy conservation
 //   × radiance occlusion (and horizon occlusion with a normal map)
-//   energy conservation = 1 + F0 (1 / (brdf.r + brdf.g) − 1)
+//   energy conservation = 1 + F0 (1 / brdf.g − 1)
 //   final = direct + IBL + emissive × strength, then scene fog, then image processing.
 #include "gpu_types.h"
 #include "image_processing.glsl"
@@ -113,11 +113,12 @@ void main() {
     float n_v = abs(n_v_raw) + ORR_EPS;
     vec3 f0 = mix(vec3(0.04), base.rgb, metallic), f90 = vec3(1.0);
     vec3 albedo = base.rgb * (1.0 - 0.04) * (1.0 - metallic);
-    // Split-sum table: rg = scale, bias of F0 (texture_int.h).
+    // Split-sum table in Babylon.js's layout (the texture module's table, as
+    // the ibl work documents it in texture_int.h): r = ∫ (1 − V·H)⁵ G_vis,
+    // g = ∫ G_vis (the directional albedo, ≤ 1; the clamp changes nothing for
+    // a real table and keeps a placeholder one from removing energy).
     vec2 brdf = texture(brdf_lut, vec2(clamp(n_v, 0.0, 1.0), roughness)).rg;
-    // A + B is the directional albedo (≤ 1): the clamp changes nothing for a
-    // real table and keeps a placeholder table from removing energy.
-    vec3 energy = 1.0 + f0 * (1.0 / clamp(brdf.x + brdf.y, ORR_EPS, 1.0) - 1.0);
+    vec3 energy = 1.0 + f0 * (1.0 / clamp(brdf.y, ORR_EPS, 1.0) - 1.0);
     vec3 diffuse = vec3(0.0), specular = vec3(0.0);
     for (uint i = 0u; i < scene.counts.x; i++) {
         PbrLit l = pbr_light(scene.lights[i], v_position, n, v, n_v, roughness, f0, f90);
@@ -135,7 +136,7 @@ void main() {
         float lod = log2(pbr.ibl.y * pbr_alpha_g(roughness)) * pbr.ibl.z + pbr.ibl.w;
         vec3 r = reflect(-v, n);
         vec3 radiance = textureLod(env_cube, cube_dir(r), clamp(lod, 0.0, pbr.ibl.x)).rgb;
-        vec3 reflectance = f0 * brdf.x + f90 * brdf.y;
+        vec3 reflectance = (f90 - f0) * brdf.x + f0 * brdf.y; // getReflectanceFromBRDFLookup
         float seo = clamp((n_v_raw + ao) * (n_v_raw + ao) - 1.0 + ao, 0.0, 1.0);
         reflectance *= seo;
         if (has(ORRI_PBR_TEX_NORMAL)) {
