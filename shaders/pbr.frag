@@ -108,6 +108,14 @@ void main() {
     float side = (has(ORRI_PBR_DOUBLE_SIDED) && !gl_FrontFacing) ? -1.0 : 1.0;
     vec3 geo_n = normalize(v_normal) * side;
     vec3 n = has(ORRI_PBR_TEX_NORMAL) ? perturb_normal(geo_n, side) : geo_n;
+    // Specular anti-aliasing (Babylon.js SPECULARAA, which its glTF loader
+    // turns on): the normal's screen derivatives widen the lobes.
+    vec2 aa = vec2(0.0);
+    if (has(ORRI_PBR_SPECULAR_AA)) {
+        vec3 ndx = dFdx(n), ndy = dFdy(n);
+        float slope2 = max(dot(ndx, ndx), dot(ndy, ndy));
+        aa = vec2(pow(clamp(slope2, 0.0, 1.0), 0.333), 0.75 * sqrt(slope2));
+    }
     vec3 v = normalize(scene.eye.xyz - v_position);
     float n_v_raw = dot(n, v);
     float n_v = abs(n_v_raw) + ORR_EPS;
@@ -121,7 +129,7 @@ void main() {
     vec3 energy = 1.0 + f0 * (1.0 / clamp(brdf.y, ORR_EPS, 1.0) - 1.0);
     vec3 diffuse = vec3(0.0), specular = vec3(0.0);
     for (uint i = 0u; i < scene.counts.x; i++) {
-        PbrLit l = pbr_light(scene.lights[i], v_position, n, v, n_v, roughness, f0, f90);
+        PbrLit l = pbr_light(scene.lights[i], v_position, n, v, n_v, max(roughness, aa.x), f0, f90);
         diffuse += l.diffuse;
         specular += l.specular;
     }
@@ -133,7 +141,7 @@ void main() {
         if (has(ORRI_PBR_TEX_OCCLUSION)) ao = mix(1.0, sample_slot(3).r, pbr.factors.w);
         float intensity = pbr.alpha.y;
         vec3 irradiance = pbr_irradiance(pbr.sh, cube_dir(n)) * albedo * intensity * ao;
-        float lod = log2(pbr.ibl.y * pbr_alpha_g(roughness)) * pbr.ibl.z + pbr.ibl.w;
+        float lod = log2(pbr.ibl.y * (pbr_alpha_g(roughness) + aa.y)) * pbr.ibl.z + pbr.ibl.w;
         vec3 r = reflect(-v, n);
         vec3 radiance = textureLod(env_cube, cube_dir(r), clamp(lod, 0.0, pbr.ibl.x)).rgb;
         vec3 reflectance = (f90 - f0) * brdf.x + f0 * brdf.y; // getReflectanceFromBRDFLookup

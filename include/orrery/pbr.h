@@ -88,6 +88,9 @@ typedef struct orr_pbr_material_desc {
     bool unlit;                                  /* KHR_materials_unlit: base colour only, no lighting */
     orr_opt_bool vertex_colors;                  /* multiply by the geometry's colours; default on */
     orr_opt_f64 environment_intensity;           /* Babylon.js environmentIntensity; default 1 */
+    orr_opt_bool specular_anti_aliasing;         /* Babylon.js enableSpecularAntiAliasing: the normal's screen
+                                                    derivatives widen the specular lobes; default on, as
+                                                    Babylon's glTF loader sets it */
     const char *label;
 } orr_pbr_material_desc;
 

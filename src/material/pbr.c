@@ -22,6 +22,7 @@ orr_pbr_material_desc orr_pbr_material_desc_defaults(const orr_pbr_material_desc
     if (!d.alpha_cutoff.set) d.alpha_cutoff = ORR_F64(0.5);
     if (!d.vertex_colors.set) d.vertex_colors = ORR_ON;
     if (!d.environment_intensity.set) d.environment_intensity = ORR_F64(1);
+    if (!d.specular_anti_aliasing.set) d.specular_anti_aliasing = ORR_ON;
     orr_texture_slot *slots[] = {&d.base_color_texture, &d.metallic_roughness_texture, &d.normal_texture,
                                  &d.occlusion_texture, &d.emissive_texture};
     for (int i = 0; i < 5; i++)

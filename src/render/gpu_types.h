@@ -80,14 +80,15 @@ typedef struct orri_uvec4 {
     ORR_UVEC4 flags; /* x = ORRI_PBR_* */
 
 #define ORRI_PBR_UNLIT 1u
-#define ORRI_PBR_VERTEX_COLOR 2u /* vertex × instance colour */
-#define ORRI_PBR_DOUBLE_SIDED 4u /* back faces lit with the flipped normal */
-#define ORRI_PBR_TANGENTS 8u     /* the mesh has tangents (else the cotangent frame) */
-#define ORRI_PBR_IBL 16u         /* the scene has an environment */
-#define ORRI_PBR_ALPHA_TEST 32u  /* MASK */
-#define ORRI_PBR_ALPHA_BLEND 64u /* BLEND: alpha kept (else 1) */
-#define ORRI_PBR_OPPOSITE_Z 128u /* right-handed build: cube lookups with z negated */
-#define ORRI_PBR_TEX_BASE 256u   /* << slot: the slot has a texture */
+#define ORRI_PBR_VERTEX_COLOR 2u   /* vertex × instance colour */
+#define ORRI_PBR_DOUBLE_SIDED 4u   /* back faces lit with the flipped normal */
+#define ORRI_PBR_TANGENTS 8u       /* the mesh has tangents (else the cotangent frame) */
+#define ORRI_PBR_IBL 16u           /* the scene has an environment */
+#define ORRI_PBR_ALPHA_TEST 32u    /* MASK */
+#define ORRI_PBR_ALPHA_BLEND 64u   /* BLEND: alpha kept (else 1) */
+#define ORRI_PBR_OPPOSITE_Z 128u   /* right-handed build: cube lookups with z negated */
+#define ORRI_PBR_SPECULAR_AA 8192u /* Babylon.js enableSpecularAntiAliasing */
+#define ORRI_PBR_TEX_BASE 256u     /* << slot: the slot has a texture */
 #define ORRI_PBR_TEX_MR 512u
 #define ORRI_PBR_TEX_NORMAL 1024u
 #define ORRI_PBR_TEX_OCCLUSION 2048u

@@ -91,6 +91,7 @@ void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, 
     if (p->unlit) f |= ORRI_PBR_UNLIT;
     if ((p->vertex_colors.value && geo->colors) || orri_node_mesh(n)->thin) f |= ORRI_PBR_VERTEX_COLOR;
     if (p->double_sided) f |= ORRI_PBR_DOUBLE_SIDED;
+    if (p->specular_anti_aliasing.value) f |= ORRI_PBR_SPECULAR_AA;
     if (geo->tangents) f |= ORRI_PBR_TANGENTS;
     if (p->alpha_mode == ORR_ALPHA_MASK) f |= ORRI_PBR_ALPHA_TEST;
     if (p->alpha_mode == ORR_ALPHA_BLEND) f |= ORRI_PBR_ALPHA_BLEND;
