@@ -29,6 +29,7 @@
  * - image-based light from the scene's environment: specular from the cube at
  *   Babylon's roughness lod, diffuse from its harmonics, split-sum BRDF
  *   table, environment_intensity;
+ * - specular anti-aliasing (on by default, as Babylon's glTF loader sets it);
  * - then the scene's fog and image processing (orrery/image_processing.h).
  * docs/decisions.md 32 lists where it departs from Babylon.js 9.35.
  *
