@@ -31,7 +31,7 @@
  *   table, environment_intensity;
  * - specular anti-aliasing (on by default, as Babylon's glTF loader sets it);
  * - then the scene's fog and image processing (orrery/image_processing.h).
- * docs/decisions.md 32 lists where it departs from Babylon.js 9.35.
+ * docs/decisions.md 35 lists where it departs from Babylon.js 9.35.
  *
  * This header is also the contract between the glTF loader (src/gltf) and
  * the PBR material: keep the field names.
