@@ -11,8 +11,8 @@
  *
  * IBL data comes from the texture module (orri_texture_ibl, orri_brdf_lut:
  * texture_int.h): pre-scaled harmonics evaluated as Babylon.js does, the
- * BRDF table as scale/bias of F0, the cube sampled at Babylon's lod
- * log2(size · alphaG) · lodGenerationScale (0.8, as .env files are made).
+ * BRDF table in Babylon's layout, the cube sampled at Babylon's lod
+ * log2(size · alphaG) · lodGenerationScale + offset (pbr_pack.c).
  */
 #include <math.h>
 #include <string.h>

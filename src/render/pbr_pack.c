@@ -15,8 +15,6 @@
 #include "orrery/handedness.h"
 #include "render/renderer_int.h"
 
-#define LOD_GENERATION_SCALE 0.8 /* Babylon.js lodGenerationScale of .env cubes */
-
 static const orr_texture_slot *slot_of(const orr_pbr_material_desc *p, int k) {
     const orr_texture_slot *s[ORRI_PBR_SLOTS] = {&p->base_color_texture, &p->metallic_roughness_texture,
                                                  &p->normal_texture, &p->occlusion_texture, &p->emissive_texture};
@@ -55,8 +53,8 @@ static void pack_ibl(orr_engine *e, orr_scene *s, orri_gpu_pbr *b, uint32_t *fla
     orri_ibl ibl;
     if (orri_texture_ibl(e, s->environment_texture, &ibl) != ORR_OK || !ibl.valid) return;
     *flags |= ORRI_PBR_IBL;
-    b->ibl =
-        (orr_vec4f){(float)(ibl.mips ? ibl.mips - 1 : 0), (float)ibl.cube->image.width, (float)LOD_GENERATION_SCALE, 0};
+    b->ibl = (orr_vec4f){(float)(ibl.mips ? ibl.mips - 1 : 0), (float)ibl.size, ibl.lod_generation_scale,
+                         ibl.lod_generation_offset};
     for (int i = 0; i < 9; i++) b->sh[i] = (orr_vec4f){ibl.sh[i][0], ibl.sh[i][1], ibl.sh[i][2], 0};
 }
 
@@ -64,6 +62,10 @@ uint64_t orri_pbr_frame_key(orr_engine *e, orr_scene *s) {
     orri_ibl ibl;
     if (orri_texture_ibl(e, s->environment_texture, &ibl) != ORR_OK) return 0;
     uint64_t h = orri_mix((uint64_t)(uintptr_t)ibl.cube, ibl.mips * 4u + ibl.prefiltered * 2u + ibl.valid);
+    float lod[2] = {ibl.lod_generation_scale, ibl.lod_generation_offset};
+    uint32_t lod_bits[2];
+    memcpy(lod_bits, lod, sizeof lod);
+    h = orri_mix(orri_mix(h, lod_bits[0]), lod_bits[1]);
     uint32_t bits[36];
     memcpy(bits, ibl.sh, sizeof bits);
     for (int i = 0; i < 36; i++) h = orri_mix(h, bits[i]);
