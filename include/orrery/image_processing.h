@@ -7,7 +7,7 @@
  * The formula (imageProcessingFunctions, in-material path): rgb × exposure;
  * tone mapping STANDARD 1 − 2^(−1.590579·c) or ACES (Babylon's fitted RRT +
  * ODT); pow(c, 1/2.2); clamp; contrast (smoothstep mix above 1, towards 0.5
- * below 1). The GPU code is shaders/image_processing.glsl.
+ * below 1). The PBR and background shaders share one GLSL implementation.
  */
 #ifndef ORRERY_IMAGE_PROCESSING_H
 #define ORRERY_IMAGE_PROCESSING_H

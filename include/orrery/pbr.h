@@ -10,8 +10,7 @@
  *         .base_color = ORR_RGBA(0.8, 0.3, 0.2, 1), .metallic = ORR_F64(0), .roughness = ORR_F64(0.3) });
  *     orr_mesh_set_material(scene, mesh, m);
  *
- * What it draws (Babylon.js PBRMaterial, metallic-roughness workflow;
- * shaders/pbr.frag, src/render/pbr_*.c):
+ * What it draws (Babylon.js PBRMaterial, metallic-roughness workflow):
  * - base colour = factor × texture (8-bit textures decoded with pow 2.2
  *   unless sampled as sRGB) × vertex colour (× thin-instance colour);
  * - metallic / roughness = factors × texture B / G;
@@ -33,8 +32,7 @@
  * - then the scene's fog and image processing (orrery/image_processing.h).
  * docs/decisions.md 35 lists where it departs from Babylon.js 9.35.
  *
- * This header is also the contract between the glTF loader (src/gltf) and
- * the PBR material: keep the field names.
+ * The glTF loader (orrery/gltf.h) makes its materials with this desc.
  */
 #ifndef ORRERY_PBR_H
 #define ORRERY_PBR_H
