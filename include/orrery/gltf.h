@@ -140,10 +140,11 @@ uint32_t orr_gltf_camera_count(const orr_gltf *gltf);
 orr_camera orr_gltf_camera(const orr_gltf *gltf, uint32_t index);
 uint32_t orr_gltf_light_count(const orr_gltf *gltf);
 orr_light orr_gltf_light(const orr_gltf *gltf, uint32_t index);
-/* Animation groups by glTF index (NULL when out of range), their glTF names
- * (NULL when unnamed) and the number of glTF skins. Destroyed with the copy. */
+/* Animation groups by glTF index (NULL when out of range), their names and
+ * the number of glTF skins. Destroyed with the copy. */
 uint32_t orr_gltf_animation_count(const orr_gltf *gltf);
 orr_animation_group *orr_gltf_animation(const orr_gltf *gltf, uint32_t index);
+/* The clip's name; an unnamed clip is "animation<index>", as Babylon.js names it. */
 const char *orr_gltf_animation_name(const orr_gltf *gltf, uint32_t index);
 uint32_t orr_gltf_skin_count(const orr_gltf *gltf);
 

@@ -73,7 +73,10 @@ orr_light orr_gltf_light(const orr_gltf *g, uint32_t i) {
 
 uint32_t orr_gltf_animation_count(const orr_gltf *g) { return g ? g->asset->doc.animation_count : 0; }
 const char *orr_gltf_animation_name(const orr_gltf *g, uint32_t i) {
-    return g && i < g->asset->doc.animation_count ? g->asset->doc.animations[i].name : NULL;
+    if (!g || i >= g->asset->doc.animation_count) return NULL;
+    if (g->asset->doc.animations[i].name) return g->asset->doc.animations[i].name;
+    /* Unnamed: the group's label, "animation<i>" as Babylon.js names it. */
+    return g->groups[i] ? orr_animation_group_label(g->groups[i]) : NULL;
 }
 orr_animation_group *orr_gltf_animation(const orr_gltf *g, uint32_t i) {
     return g && i < g->asset->doc.animation_count ? g->groups[i] : NULL;

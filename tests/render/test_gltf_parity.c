@@ -39,26 +39,32 @@ static orr_scene *build(orr_engine *e, const gltf_scene *sc, orr_wpos at, orr_gl
     /* Far away: the model and the camera under one node at `at` (cells included). */
     orr_node parent = orr_node_create(s, &(orr_node_desc){.label = "placement"});
     orr_node_set_world_position(s, parent, at);
-    orr_camera cam = orr_camera_create_arc_rotate(
-        s, &(orr_arc_rotate_desc){.alpha = sc->alpha, .beta = sc->beta, .radius = sc->radius, .target = sc->target,
-                                  .parent = parent, .fov = 0.8, .near = sc->near, .far = sc->far});
+    orr_camera cam = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = sc->alpha,
+                                                                            .beta = sc->beta,
+                                                                            .radius = sc->radius,
+                                                                            .target = sc->target,
+                                                                            .parent = parent,
+                                                                            .fov = 0.8,
+                                                                            .near = sc->near,
+                                                                            .far = sc->far});
     orr_scene_set_active_camera(s, cam);
     if (sc->ibl) {
         orr_scene_set_environment_texture(s, env_cube);
     } else {
-        orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0},
-                                              .intensity = ORR_F64(0.6), .ground_color = {0.1, 0.1, 0.1}});
-        orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, -0.5, 1},
-                                              .intensity = ORR_F64(0.9)});
+        orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
+                                              .direction = {0, 1, 0},
+                                              .intensity = ORR_F64(0.6),
+                                              .ground_color = {0.1, 0.1, 0.1}});
+        orr_light_create(
+            s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, -0.5, 1}, .intensity = ORR_F64(0.9)});
     }
     char err[512] = "", path[256];
     snprintf(path, sizeof path, "gltf/%s", sc->file);
-    orr_result r = orr_gltf_load_file(s, orr_test_asset_path(path),
-                                      &(orr_gltf_desc){.parent = parent,
-                                                       .error_buffer = err,
-                                                       .error_buffer_size = sizeof err,
-                                                       .play_first_animation = ORR_OFF},
-                                      model);
+    orr_result r = orr_gltf_load_file(
+        s, orr_test_asset_path(path),
+        &(orr_gltf_desc){
+            .parent = parent, .error_buffer = err, .error_buffer_size = sizeof err, .play_first_animation = ORR_OFF},
+        model);
     if (r != ORR_OK) {
         fprintf(stderr, "  %s: %s\n", sc->file, err);
         orr_scene_destroy(s);
@@ -97,8 +103,8 @@ static void check_scene(const gltf_scene *sc) {
     snprintf(file, sizeof file, "parity-%s.png", name);
     orr_test_save_png(orr_test_out_path(file), &ours);
     orr_diff d = orr_test_compare(&ours, &ref);
-    printf("parity %-26s MAD %.4f (threshold %.2f) max %d within1 %.2f%% within3 %.2f%% within5 %.2f%%\n", name,
-           d.mad, sc->threshold, d.max, 100 * d.within1, 100 * d.within3, 100 * d.within5);
+    printf("parity %-26s MAD %.4f (threshold %.2f) max %d within1 %.2f%% within3 %.2f%% within5 %.2f%%\n", name, d.mad,
+           sc->threshold, d.max, 100 * d.within1, 100 * d.within3, 100 * d.within5);
     CHECK(d.mad <= sc->threshold);
     orr_test_image_free(&ours);
     orr_test_image_free(&ref);
@@ -107,20 +113,91 @@ static void check_scene(const gltf_scene *sc) {
 
 /* The scenes of tools/parity/scenes/gltf.js (camera numbers from its JSON). */
 static const gltf_scene SCENES[] = {
-    {"gltf-waterbottle", "WaterBottle/WaterBottle.gltf", true, -PI / 2, PI / 2, 0.4, {0, 0, 0}, 0.01, 10, NULL, 0, 1.30},
-    {"gltf-boxtextured", "BoxTextured/BoxTextured.gltf", false, -PI / 3, PI / 3, 2.6, {0, 0, 0}, 0.1, 100, NULL, 0,
+    {"gltf-waterbottle",
+     "WaterBottle/WaterBottle.gltf",
+     true,
+     -PI / 2,
+     PI / 2,
+     0.4,
+     {0, 0, 0},
+     0.01,
+     10,
+     NULL,
+     0,
+     1.30},
+    {"gltf-boxtextured",
+     "BoxTextured/BoxTextured.gltf",
+     false,
+     -PI / 3,
+     PI / 3,
+     2.6,
+     {0, 0, 0},
+     0.1,
+     100,
+     NULL,
+     0,
      0.45},
-    {"gltf-texcoord", "TextureCoordinateTest/TextureCoordinateTest.gltf", false, -PI / 2, PI / 2, 3, {0, 0, 0}, 0.1,
-     100, NULL, 0, 0.80},
-    {"gltf-texsettings", "TextureSettingsTest/TextureSettingsTest.glb", false, PI / 2, PI / 2, 14, {0, -0.58, 0}, 0.1,
-     100, NULL, 0, 1.20},
-    {"gltf-normaltangent", "NormalTangentTest/NormalTangentTest.glb", true, PI / 2, PI / 2, 3, {0, -0.125, 0}, 0.1,
-     100, NULL, 0, 1.30},
-    {"gltf-simpleinstancing", "SimpleInstancing/SimpleInstancing.glb", false, PI, 1.25, 40, {0, 4.5, 5.5}, 0.1, 200,
-     NULL, 0, 0.25},
+    {"gltf-texcoord",
+     "TextureCoordinateTest/TextureCoordinateTest.gltf",
+     false,
+     -PI / 2,
+     PI / 2,
+     3,
+     {0, 0, 0},
+     0.1,
+     100,
+     NULL,
+     0,
+     0.80},
+    {"gltf-texsettings",
+     "TextureSettingsTest/TextureSettingsTest.glb",
+     false,
+     PI / 2,
+     PI / 2,
+     14,
+     {0, -0.58, 0},
+     0.1,
+     100,
+     NULL,
+     0,
+     1.20},
+    {"gltf-normaltangent",
+     "NormalTangentTest/NormalTangentTest.glb",
+     true,
+     PI / 2,
+     PI / 2,
+     3,
+     {0, -0.125, 0},
+     0.1,
+     100,
+     NULL,
+     0,
+     1.30},
+    {"gltf-simpleinstancing",
+     "SimpleInstancing/SimpleInstancing.glb",
+     false,
+     PI,
+     1.25,
+     40,
+     {0, 4.5, 5.5},
+     0.1,
+     200,
+     NULL,
+     0,
+     0.25},
     {"gltf-fox", "Fox/Fox.glb", false, PI / 3, 1.3, 170, {0, 38, -11}, 1, 2000, "Survey", 1.0, 0.25},
-    {"gltf-boxvertexcolors", "BoxVertexColors/BoxVertexColors.glb", false, -PI / 3, PI / 3, 2.6, {0, 0, 0}, 0.1, 100,
-     NULL, 0, 0.10},
+    {"gltf-boxvertexcolors",
+     "BoxVertexColors/BoxVertexColors.glb",
+     false,
+     -PI / 3,
+     PI / 3,
+     2.6,
+     {0, 0, 0},
+     0.1,
+     100,
+     NULL,
+     0,
+     0.10},
 };
 
 static const gltf_scene *scene_named(const char *name) {
@@ -143,7 +220,10 @@ TEST(parity_gltf_box_vertex_colors) { check_scene(scene_named("gltf-boxvertexcol
  * origin renders the same image (MAD <= 0.01). */
 TEST(gltf_far_from_origin_same_image) {
     orr_engine *fo = NULL;
-    orr_engine_desc d = {.width = 640, .height = 480, .msaa = 4, .validation = ORR_VALIDATION_ON,
+    orr_engine_desc d = {.width = 640,
+                         .height = 480,
+                         .msaa = 4,
+                         .validation = ORR_VALIDATION_ON,
                          .floating_origin = &orr_floating_origin};
     orr_test_validation_hook(&d);
     REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
