@@ -71,16 +71,20 @@ static int foxes(orr_engine *e, int n, int frames) {
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0.3, 1, 0.2}});
     int side = (int)ceil(sqrt(n));
     double pitch = 120; /* a Fox is about 150 units long */
-    orr_camera cam = orr_camera_create_arc_rotate(
-        s, &(orr_arc_rotate_desc){.alpha = -1.2, .beta = 0.9, .radius = side * pitch * 1.1,
-                                  .target = {side * pitch / 2, 0, side * pitch / 2}, .near = 10, .far = 1e6});
+    orr_camera cam =
+        orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -1.2,
+                                                               .beta = 0.9,
+                                                               .radius = side * pitch * 1.1,
+                                                               .target = {side * pitch / 2, 0, side * pitch / 2},
+                                                               .near = 10,
+                                                               .far = 1e6});
     orr_scene_set_active_camera(s, cam);
     orr_gltf *first = NULL;
     char err[512] = "";
-    if (orr_gltf_load_file(s, asset("gltf/Fox/Fox.glb"),
-                           &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err,
-                                            .play_first_animation = ORR_OFF},
-                           &first) != ORR_OK) {
+    if (orr_gltf_load_file(
+            s, asset("gltf/Fox/Fox.glb"),
+            &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err, .play_first_animation = ORR_OFF},
+            &first) != ORR_OK) {
         fprintf(stderr, "Fox.glb: %s\n", err);
         return 1;
     }
@@ -139,9 +143,12 @@ int main(int argc, char **argv) {
     int n = 0, frames = 200;
     bool bottle = false;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--foxes") && i + 1 < argc) n = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--waterbottle")) bottle = true;
+        if (!strcmp(argv[i], "--foxes") && i + 1 < argc)
+            n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--waterbottle"))
+            bottle = true;
         else {
             fprintf(stderr, "usage: %s [--foxes N] [--waterbottle] [--frames F]\n", argv[0]);
             return 2;
@@ -149,7 +156,8 @@ int main(int argc, char **argv) {
     }
     if (frames < 1) frames = 1;
     orr_engine *e;
-    orr_engine_desc d = {.width = 1920, .height = 1080, .msaa = 4, .gpu_timing = true, .validation = ORR_VALIDATION_OFF};
+    orr_engine_desc d = {
+        .width = 1920, .height = 1080, .msaa = 4, .gpu_timing = true, .validation = ORR_VALIDATION_OFF};
     if (orr_engine_create(&d, &e) != ORR_OK) {
         fprintf(stderr, "no engine: %s\n", orr_result_string(orr_last_result()));
         return 1;

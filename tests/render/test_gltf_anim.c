@@ -70,10 +70,9 @@ static void check_model(const char *model_file, const char *json_file) {
     REQUIRE(orr_scene_create(engine, &(orr_scene_desc){0}, &s) == ORR_OK);
     orr_gltf *g = NULL;
     char err[512] = "";
-    orr_gltf_load_file(s, orr_test_asset_path(model_file),
-                       &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err,
-                                        .play_first_animation = ORR_OFF},
-                       &g);
+    orr_gltf_load_file(
+        s, orr_test_asset_path(model_file),
+        &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err, .play_first_animation = ORR_OFF}, &g);
     if (!g) fprintf(stderr, "  %s: %s\n", model_file, err);
     CHECK(g != NULL);
     const cJSON *group;
@@ -90,7 +89,8 @@ static void check_model(const char *model_file, const char *json_file) {
         worst w = {0};
         const cJSON *sample;
         cJSON_ArrayForEach(sample, cJSON_GetObjectItem(group, "samples")) {
-            for (uint32_t i = 0; i < orr_gltf_animation_count(g); i++) orr_animation_group_stop(orr_gltf_animation(g, i));
+            for (uint32_t i = 0; i < orr_gltf_animation_count(g); i++)
+                orr_animation_group_stop(orr_gltf_animation(g, i));
             orr_animation_group_go_to(ours, cJSON_GetObjectItem(sample, "t")->valuedouble);
             const cJSON *n;
             cJSON_ArrayForEach(n, cJSON_GetObjectItem(sample, "nodes")) compare_node(s, g, n, &w);
