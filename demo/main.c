@@ -13,10 +13,17 @@
  * floating origin on: Babylon.js standard materials under hemispheric,
  * directional, point and spot lights, a box grid, primitives from every
  * builder, a transparent mesh, fog, and a field of 40 000 thin instances with
- * GPU culling and a low-detail LOD partner beyond 90 m.
+ * GPU culling and a low-detail LOD partner beyond 90 m; and glTF content
+ * under the PBR material with image-based light from environmentSpecular.env:
+ * the Fox (skinned, posed mid-walk in the PNG, walking in the window) and
+ * the WaterBottle (textured, normal mapped) on the plaza, beside a row of PBR
+ * spheres from rough to polished.
  */
+#include <orrery/animation.h>
 #include <orrery/environment.h>
+#include <orrery/gltf.h>
 #include <orrery/large_world.h>
+#include <orrery/pbr.h>
 #include <orrery/orrery.h>
 #include <orrery/window.h>
 #include <math.h>
@@ -140,6 +147,21 @@ static orr_camera build_showcase(orr_scene *s) {
     return camera;
 }
 
+/* Where the PBR content stands on the plaza (metres from ORIGIN). */
+#define FOX_X 14.0
+#define FOX_Z 2.0
+#define FOX_YAW (-0.785)
+#define FOX_SCALE 0.035
+#define BOTTLE_X 2.0
+#define BOTTLE_Y 1.69
+#define BOTTLE_Z 14.0
+#define BOTTLE_YAW 0.0
+#define BOTTLE_SCALE 13.0
+#define BALL_X 13.0
+#define BALL_DX (-2.5)
+#define BALL_Z 8.0
+#define BALL_DZ 2.5
+
 /* Where the demo's images are: $ORR_ASSETS, else the checkout's assets/ (a
  * build-tree binary), else the installed share/orrery/assets. */
 static const char *asset_dir(void) {
@@ -189,6 +211,63 @@ static void add_environment(orr_engine *e, orr_scene *s) {
         fprintf(stderr, "orrery-demo: no environment: %s\n", orr_engine_last_error(e));
 }
 
+/* A transform node on the plaza holding a glTF model (its `__root__` keeps
+ * the handedness conversion; the holder places, turns and sizes it). */
+static orr_gltf *add_model(orr_scene *s, const char *assets, const char *file, orr_dvec3 pos, double yaw,
+                           double scale) {
+    char path[1024], err[512] = "";
+    snprintf(path, sizeof path, "%s/gltf/%s", assets, file);
+    orr_node holder = orr_node_create(s, &(orr_node_desc){.position = at(pos.x, pos.y, pos.z),
+                                                          .rotation = {0, yaw, 0},
+                                                          .scaling = {scale, scale, scale},
+                                                          .label = file});
+    orr_gltf *g = NULL;
+    if (orr_gltf_load_file(s, path,
+                           &(orr_gltf_desc){.parent = holder,
+                                            .play_first_animation = ORR_OFF,
+                                            .error_buffer = err,
+                                            .error_buffer_size = sizeof err},
+                           &g) != ORR_OK)
+        fprintf(stderr, "orrery-demo: no glTF model %s: %s\n", path, err);
+    return g;
+}
+
+/* PBR: the scene's environment texture (Babylon.js's environmentSpecular.env,
+ * prefiltered cube + harmonics) lights the glTF models and a row of spheres
+ * going from a rough dielectric to polished gold. */
+static void add_pbr_content(orr_engine *e, orr_scene *s) {
+    const char *assets = asset_dir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bjs/environmentSpecular.env", assets);
+    orr_texture env = {0};
+    if (orr_texture_load_file(e, path, NULL, &env) == ORR_OK)
+        orr_scene_set_environment_texture(s, env);
+    else
+        fprintf(stderr, "orrery-demo: no environment texture %s: %s\n", path, orr_engine_last_error(e));
+    orr_gltf *fox = add_model(s, assets, "Fox/Fox.glb", (orr_dvec3){FOX_X, 0, FOX_Z}, FOX_YAW, FOX_SCALE);
+    for (uint32_t i = 0; fox && i < orr_gltf_animation_count(fox); i++)
+        if (!strcmp(orr_gltf_animation_name(fox, i), "Walk")) {
+            orr_animation_group *walk = orr_gltf_animation(fox, i);
+            orr_animation_group_play(walk, true); /* advances only in the window (orr_scene_animate) */
+            orr_animation_group_go_to(walk, 0.4); /* the PNG's pose */
+        }
+    add_model(s, assets, "WaterBottle/WaterBottle.gltf", (orr_dvec3){BOTTLE_X, BOTTLE_Y, BOTTLE_Z}, BOTTLE_YAW,
+              BOTTLE_SCALE);
+    static const struct {
+        orr_color3 color;
+        double metallic, roughness;
+    } balls[] = {{{0.8, 0.1, 0.1}, 0, 0.7}, {{0.9, 0.9, 0.9}, 1, 0.35}, {{1.0, 0.77, 0.34}, 1, 0.1}};
+    for (int i = 0; i < 3; i++) {
+        orr_material m = orr_pbr_material_create(
+            s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(balls[i].color.r, balls[i].color.g, balls[i].color.b, 1),
+                                        .metallic = ORR_F64(balls[i].metallic),
+                                        .roughness = ORR_F64(balls[i].roughness),
+                                        .label = "pbr sphere"});
+        add(s, BUILD(orr_geometry_build_sphere), &(orr_sphere_desc){.diameter = 1.6, .segments = 32},
+            (orr_dvec3){BALL_X + BALL_DX * i, 0.8, BALL_Z + BALL_DZ * i}, m, "pbr sphere");
+    }
+}
+
 static void count_validation(const char *message, void *user) { ++*(unsigned *)user; }
 
 static double seconds(void) {
@@ -198,15 +277,19 @@ static double seconds(void) {
 }
 
 /* Renders and presents until the window closes (or after `frames` frames when
- * non-zero), orbiting the arc-rotate camera at 0.2 rad/s. */
+ * non-zero), orbiting the arc-rotate camera at 0.2 rad/s, the Fox walking
+ * in place. */
 static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera camera, orr_window *win, long frames) {
-    double alpha, beta, radius, start = seconds();
+    double alpha, beta, radius, start = seconds(), last = start;
     orr_camera_get_arc(scene, camera, &alpha, &beta, &radius);
     orr_result r = ORR_OK;
     long n = 0;
     while (r == ORR_OK && !orr_window_should_close(win) && (frames <= 0 || n < frames)) {
         orr_window_poll(win);
-        orr_camera_set_arc(scene, camera, alpha + 0.2 * (seconds() - start), beta, radius);
+        double now = seconds();
+        orr_scene_animate(scene, now - last); /* the Fox walks */
+        last = now;
+        orr_camera_set_arc(scene, camera, alpha + 0.2 * (now - start), beta, radius);
         r = orr_engine_render(engine, scene);
         if (r == ORR_OK) r = orr_window_present(win);
         n++;
@@ -293,6 +376,7 @@ int main(int argc, char **argv) {
                          &scene);
     if (r == ORR_OK) camera = build_showcase(scene);
     if (r == ORR_OK) add_environment(engine, scene);
+    if (r == ORR_OK) add_pbr_content(engine, scene);
     orr_window *win = NULL;
     if (r == ORR_OK && window) {
         if (orr_window_create(engine, &(orr_window_desc){.title = "Orrery showcase", .vsync = vsync}, &win) != ORR_OK)
