@@ -113,12 +113,17 @@ typedef enum orr_wrap {
 /* How a texture is read. A later depth texture (shadow maps) will add a
  * comparison here; the gpu module's sampler descriptions already have one. */
 typedef struct orr_sampler_desc {
-    orr_filter filter;       /* magnification and minification; default LINEAR */
-    orr_filter mip_filter;   /* between mip levels; default: as filter (LINEAR: trilinear) */
+    orr_filter filter;     /* magnification (and minification); default LINEAR */
+    orr_filter mip_filter; /* between mip levels; default: as filter (LINEAR: trilinear) */
+    /* Inside a level when minifying; default: as filter. Only NEAREST under
+     * a LINEAR filter differs (glTF's NEAREST_MIPMAP_LINEAR under a LINEAR
+     * magFilter); LINEAR under a NEAREST filter reads NEAREST. */
+    orr_filter min_filter;
     orr_wrap wrap_u, wrap_v; /* default REPEAT for 2D, CLAMP for cubes (w follows u) */
     /* 0: 4× (Babylon.js anisotropicFilteringLevel), 1: off, 2..16: that
-     * many; clamped to the device's limit; off with NEAREST filtering or on
-     * devices without samplerAnisotropy. */
+     * many; clamped to the device's limit; off with NEAREST filtering (filter
+     * or min_filter: Babylon.js keeps its anisotropy only for LINEAR/LINEAR
+     * sampling modes) or on devices without samplerAnisotropy. */
     uint32_t max_anisotropy;
 } orr_sampler_desc;
 

@@ -97,6 +97,7 @@ static orr_result parse_sampler(orri_gltf_ctx *c, const cJSON *j, uint32_t i, or
     /* 9984 NEAREST_MIPMAP_NEAREST, 9985 LINEAR_MIPMAP_NEAREST, 9986 NEAREST_MIPMAP_LINEAR, 9987 LINEAR_MIPMAP_LINEAR */
     s->desc.filter = mag == 9728 ? ORR_FILTER_NEAREST : ORR_FILTER_LINEAR;
     s->desc.mip_filter = min == 9984 || min == 9985 ? ORR_FILTER_NEAREST : ORR_FILTER_LINEAR;
+    s->desc.min_filter = min == 9728 || min == 9984 || min == 9986 ? ORR_FILTER_NEAREST : ORR_FILTER_LINEAR;
     s->mips = min >= 9984;
     s->desc.wrap_u = wrap_of(ws), s->desc.wrap_v = wrap_of(wt);
     return ORR_OK;

@@ -297,6 +297,7 @@ void orri_delete_push_reserved(orri_gpu *gpu, const orri_delete_item *item);
  * destroys one. */
 typedef struct orri_sampler_desc {
     VkFilter filter;                 /* magnification and minification */
+    bool min_nearest;                /* minification NEAREST whatever filter says */
     VkSamplerMipmapMode mip;         /* between levels */
     VkSamplerAddressMode address[3]; /* u, v, w */
     uint32_t max_anisotropy;         /* 0 or 1: off; clamped to the device; off without samplerAnisotropy */

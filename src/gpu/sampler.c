@@ -18,6 +18,7 @@ typedef struct orri_sampler_entry {
 
 static orri_sampler_desc normalise(const orri_gpu *gpu, const orri_sampler_desc *d) {
     orri_sampler_desc n = {.filter = d->filter,
+                           .min_nearest = d->min_nearest,
                            .mip = d->mip,
                            .address = {d->address[0], d->address[1], d->address[2]},
                            .compare = d->compare,
@@ -33,16 +34,16 @@ static orri_sampler_desc normalise(const orri_gpu *gpu, const orri_sampler_desc 
 }
 
 static bool same(const orri_sampler_desc *a, const orri_sampler_desc *b) {
-    return a->filter == b->filter && a->mip == b->mip && a->address[0] == b->address[0] &&
-           a->address[1] == b->address[1] && a->address[2] == b->address[2] && a->max_anisotropy == b->max_anisotropy &&
-           a->compare == b->compare && a->compare_op == b->compare_op;
+    return a->filter == b->filter && a->min_nearest == b->min_nearest && a->mip == b->mip &&
+           a->address[0] == b->address[0] && a->address[1] == b->address[1] && a->address[2] == b->address[2] &&
+           a->max_anisotropy == b->max_anisotropy && a->compare == b->compare && a->compare_op == b->compare_op;
 }
 
 static orr_result create(orri_gpu *gpu, const orri_sampler_desc *d, VkSampler *out) {
     VkSamplerCreateInfo si = {
         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
         .magFilter = d->filter,
-        .minFilter = d->filter,
+        .minFilter = d->min_nearest ? VK_FILTER_NEAREST : d->filter,
         .mipmapMode = d->mip,
         .addressModeU = d->address[0],
         .addressModeV = d->address[1],
@@ -55,8 +56,8 @@ static orr_result create(orri_gpu *gpu, const orri_sampler_desc *d, VkSampler *o
     };
     orr_result r = orri_vk_check(gpu, vkCreateSampler(gpu->device, &si, NULL, out), "vkCreateSampler");
     if (r == ORR_OK)
-        orri_gpu_name(gpu, VK_OBJECT_TYPE_SAMPLER, (uint64_t)*out, "sampler %s/%s aniso %u%s",
-                      d->filter == VK_FILTER_NEAREST ? "nearest" : "linear",
+        orri_gpu_name(gpu, VK_OBJECT_TYPE_SAMPLER, (uint64_t)*out, "sampler %s%s/%s aniso %u%s",
+                      d->filter == VK_FILTER_NEAREST ? "nearest" : "linear", d->min_nearest ? " min nearest" : "",
                       d->mip == VK_SAMPLER_MIPMAP_MODE_NEAREST ? "nearest" : "linear", d->max_anisotropy,
                       d->compare ? " compare" : "");
     return r;

@@ -20,12 +20,14 @@ orr_texture_desc orr_texture_desc_defaults(const orr_texture_desc *desc) {
     orr_sampler_desc *s = &d.sampler;
     s->filter = filter_or(s->filter, ORR_FILTER_LINEAR);
     s->mip_filter = filter_or(s->mip_filter, s->filter);
+    s->min_filter = filter_or(s->min_filter, s->filter);
     if (known || d.equirect) {
         orr_wrap w = cube ? ORR_WRAP_CLAMP : ORR_WRAP_REPEAT;
         s->wrap_u = s->wrap_u ? s->wrap_u : w;
         s->wrap_v = s->wrap_v ? s->wrap_v : w;
     }
-    if (!s->max_anisotropy) s->max_anisotropy = s->filter == ORR_FILTER_NEAREST ? 1 : 4;
+    bool nearest = s->filter == ORR_FILTER_NEAREST || s->min_filter == ORR_FILTER_NEAREST;
+    if (!s->max_anisotropy) s->max_anisotropy = nearest ? 1 : 4;
     if (!d.label) d.label = cube ? "cube texture" : "texture";
     return d;
 }

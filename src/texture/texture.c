@@ -44,10 +44,15 @@ static orr_result sampler_of(orri_gpu *gpu, const orr_sampler_desc *s, bool cube
                : w[i] == ORR_WRAP_REPEAT ? VK_SAMPLER_ADDRESS_MODE_REPEAT
                : cube                    ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE
                                          : VK_SAMPLER_ADDRESS_MODE_REPEAT;
-    uint32_t aniso = f == VK_FILTER_NEAREST ? 0 : s->max_anisotropy ? s->max_anisotropy : 4;
-    return orri_sampler_get(
-        gpu, &(orri_sampler_desc){.filter = f, .mip = mip, .address = {a[0], a[1], a[2]}, .max_anisotropy = aniso},
-        out);
+    bool min_nearest = s->min_filter == ORR_FILTER_NEAREST;
+    uint32_t aniso = f == VK_FILTER_NEAREST || min_nearest ? 0 : s->max_anisotropy ? s->max_anisotropy : 4;
+    return orri_sampler_get(gpu,
+                            &(orri_sampler_desc){.filter = f,
+                                                 .min_nearest = min_nearest,
+                                                 .mip = mip,
+                                                 .address = {a[0], a[1], a[2]},
+                                                 .max_anisotropy = aniso},
+                            out);
 }
 
 orr_result orri_texture_entry_new(orr_engine *e, const orri_entry_desc *d, uint32_t *id_out, orri_texture **out) {
