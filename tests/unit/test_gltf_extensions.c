@@ -36,7 +36,8 @@ static const char *json = GLTF_HEAD
     "{\"bufferView\":3,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"},"
     "{\"bufferView\":4,\"componentType\":5126,\"count\":2,\"type\":\"VEC4\"}],"
     "\"images\":[{\"uri\":\"a.png\"}],"
-    "\"samplers\":[{\"magFilter\":9728,\"minFilter\":9984,\"wrapS\":33071,\"wrapT\":33648},{\"minFilter\":9729}],"
+    "\"samplers\":[{\"magFilter\":9728,\"minFilter\":9984,\"wrapS\":33071,\"wrapT\":33648},{\"minFilter\":9729},"
+    "{\"magFilter\":9729,\"minFilter\":9986}],"
     "\"textures\":[{\"source\":0,\"sampler\":0},{\"source\":0}],"
     "\"materials\":[{},{\"name\":\"full\",\"pbrMetallicRoughness\":{\"baseColorFactor\":[0.5,0.25,1,0.5],"
     "\"metallicFactor\":0.2,\"roughnessFactor\":0.7,\"baseColorTexture\":{\"index\":1,\"extensions\":"
@@ -83,6 +84,11 @@ TEST(materials_and_texture_transform) {
     CHECK(s0->desc.filter == ORR_FILTER_NEAREST && s0->desc.mip_filter == ORR_FILTER_NEAREST && s0->mips);
     CHECK(s0->desc.wrap_u == ORR_WRAP_CLAMP && s0->desc.wrap_v == ORR_WRAP_MIRROR);
     CHECK(s1->desc.filter == ORR_FILTER_LINEAR && !s1->mips && s1->desc.wrap_u == ORR_WRAP_REPEAT);
+    CHECK(s0->desc.min_filter == ORR_FILTER_NEAREST && s1->desc.min_filter == ORR_FILTER_LINEAR);
+    /* NEAREST_MIPMAP_LINEAR under a LINEAR magFilter: nearest inside a level, linear between levels */
+    const orri_gltf_sampler *s2 = &doc.samplers[2];
+    CHECK(s2->desc.filter == ORR_FILTER_LINEAR && s2->desc.min_filter == ORR_FILTER_NEAREST &&
+          s2->desc.mip_filter == ORR_FILTER_LINEAR && s2->mips);
     CHECK(doc.textures[0].sampler == 0 && doc.textures[1].sampler == -1 && doc.textures[1].image == 0);
     orri_gltf_doc_free(&ctx, &doc);
 }
