@@ -12,21 +12,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <orrery/orrery.h>
+
+#include "bench_frame.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double thread_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static const char *asset(const char *rel) {
     static char buf[1024];
@@ -35,32 +26,7 @@ static const char *asset(const char *rel) {
     return buf;
 }
 
-typedef struct figures {
-    double animate, render, gpu_pre, gpu_pass;
-} figures;
-
-static figures measure(orr_engine *e, orr_scene *s, int frames, bool animate) {
-    double *t = malloc(sizeof(double) * (size_t)frames * 4);
-    for (int f = 0; f < frames; f++) {
-        double t0 = thread_ms();
-        if (animate) orr_scene_animate(s, 1.0 / 60);
-        double t1 = thread_ms();
-        orr_engine_render(e, s);
-        t[f] = t1 - t0, t[frames + f] = thread_ms() - t1;
-        orr_stats st = orr_query_stats(e);
-        t[2 * frames + f] = st.gpu_cull_ms, t[3 * frames + f] = st.gpu_render_ms;
-    }
-    figures r;
-    double *out[4] = {&r.animate, &r.render, &r.gpu_pre, &r.gpu_pass};
-    for (int k = 0; k < 4; k++) {
-        qsort(t + (size_t)k * frames, (size_t)frames, sizeof *t, cmp);
-        *out[k] = t[(size_t)k * frames + frames / 2];
-    }
-    free(t);
-    return r;
-}
-
-static void print(const char *what, figures f) {
+static void print(const char *what, bench_figures f) {
     printf("%-34s animate %8.3f ms  render(CPU) %8.3f ms  GPU pre-pass %8.3f ms  GPU pass %8.3f ms\n", what, f.animate,
            f.render, f.gpu_pre, f.gpu_pass);
 }
@@ -88,7 +54,7 @@ static int foxes(orr_engine *e, int n, int frames) {
         fprintf(stderr, "Fox.glb: %s\n", err);
         return 1;
     }
-    double t0 = thread_ms();
+    double t0 = bench_thread_ms();
     for (int i = 0; i < n; i++) {
         orr_gltf *g = first;
         if (i && orr_gltf_instantiate(s, first, (orr_node){0}, &g) != ORR_OK) {
@@ -103,13 +69,13 @@ static int foxes(orr_engine *e, int n, int frames) {
     }
     orr_mesh m;
     uint32_t verts = orr_gltf_meshes(first, &m, 1) ? orr_mesh_get_vertex_count(s, m) : 0;
-    printf("%d Foxes (%u vertices each) made in %.0f ms CPU\n", n, verts, thread_ms() - t0);
-    measure(e, s, 5, true); /* warm-up: pipelines, first uploads */
+    printf("%d Foxes (%u vertices each) made in %.0f ms CPU\n", n, verts, bench_thread_ms() - t0);
+    bench_measure(e, s, 5, true); /* warm-up: pipelines, first uploads */
     char label[64];
     snprintf(label, sizeof label, "%d Foxes animated", n);
-    print(label, measure(e, s, frames, true));
+    print(label, bench_measure(e, s, frames, true));
     snprintf(label, sizeof label, "%d Foxes paused (no re-skinning)", n);
-    print(label, measure(e, s, frames, false));
+    print(label, bench_measure(e, s, frames, false));
     orr_scene_destroy(s);
     return 0;
 }
@@ -126,14 +92,14 @@ static int waterbottle(orr_engine *e, int frames) {
     orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}});
     orr_gltf *g = NULL;
     if (orr_gltf_load_file(s, asset("gltf/WaterBottle/WaterBottle.gltf"), NULL, &g) != ORR_OK) return 1;
-    measure(e, s, 5, false);
-    print("WaterBottle, PBR + IBL", measure(e, s, frames, false));
+    bench_measure(e, s, 5, false);
+    print("WaterBottle, PBR + IBL", bench_measure(e, s, frames, false));
     orr_material std = orr_standard_material_create(s, &(orr_standard_material_desc){.label = "baseline"});
     orr_mesh meshes[16];
     uint32_t n = orr_gltf_meshes(g, meshes, 16);
     for (uint32_t i = 0; i < n && i < 16; i++) orr_mesh_set_material(s, meshes[i], std);
-    measure(e, s, 5, false);
-    print("WaterBottle, standard material", measure(e, s, frames, false));
+    bench_measure(e, s, 5, false);
+    print("WaterBottle, standard material", bench_measure(e, s, frames, false));
     orr_scene_destroy(s);
     orr_texture_destroy(e, env);
     return 0;

@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <orrery/orrery.h>
+
+#include "bench_frame.h"
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +21,6 @@
 
 #define RING 16
 static const double PI = 3.14159265358979323846;
-
-static double thread_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 /* A tube of `joints` unit segments along +Y, radius 0.2; ring r sits at
  * y = r and follows joint r (the last ring joint J − 1), half blended with
@@ -87,31 +78,6 @@ static void character(orr_scene *s, const orr_geometry *g, orr_material m, int j
     orr_animation_group_create(s, &(orr_animation_group_desc){.channels = ch, .channel_count = (uint32_t)joints}, out);
     orr_animation_group_play(*out, true);
     orr_animation_group_go_to(*out, (x + z) * 0.01); /* out of phase */
-}
-
-typedef struct figures {
-    double animate, render, gpu_pre, gpu_pass;
-} figures;
-
-static figures measure(orr_engine *e, orr_scene *s, int frames, bool animate) {
-    double *t = malloc(sizeof(double) * frames * 4);
-    for (int f = 0; f < frames; f++) {
-        double t0 = thread_ms();
-        if (animate) orr_scene_animate(s, 1.0 / 60);
-        double t1 = thread_ms();
-        orr_engine_render(e, s);
-        t[f] = t1 - t0, t[frames + f] = thread_ms() - t1;
-        orr_stats st = orr_query_stats(e);
-        t[2 * frames + f] = st.gpu_cull_ms, t[3 * frames + f] = st.gpu_render_ms;
-    }
-    figures r;
-    double *out[4] = {&r.animate, &r.render, &r.gpu_pre, &r.gpu_pass};
-    for (int k = 0; k < 4; k++) {
-        qsort(t + k * frames, frames, sizeof *t, cmp);
-        *out[k] = t[k * frames + frames / 2];
-    }
-    free(t);
-    return r;
 }
 
 static int usage(FILE *f, const char *prog, const char *bad, int status) {
@@ -172,10 +138,10 @@ int main(int argc, char **argv) {
         character(s, &g, m, joints, (i % side - side / 2) * 1.0, (i / side - side / 2) * 1.0, &groups[i]);
     orr_geometry_free(&g);
     for (int i = 0; i < 4; i++) orr_scene_animate(s, 1.0 / 60), orr_engine_render(e, s); /* warm up */
-    figures play = measure(e, s, frames, true);
+    bench_figures play = bench_measure(e, s, frames, true);
     for (int i = 0; i < n; i++) orr_animation_group_pause(groups[i]);
     for (int i = 0; i < 4; i++) orr_engine_render(e, s);
-    figures still = measure(e, s, frames, false);
+    bench_figures still = bench_measure(e, s, frames, false);
     orr_engine_wait_idle(e);
     if (png) orr_engine_save_png(e, png); /* the last frame: look at it */
     printf("skinning, %d characters × %d joints (%d vertices each), %ux%u, %d frames, device %s\n", n, joints,
