@@ -109,7 +109,8 @@ orr_result orr_gltf_load_memory(orr_scene *scene, const void *data, size_t size,
  * lights; the textures and materials of `source` (see "Sharing"). */
 orr_result orr_gltf_instantiate(orr_scene *scene, const orr_gltf *source, orr_node parent, orr_gltf **out);
 /* Destroys the copy's nodes, meshes, cameras and lights, and the shared
- * textures and materials with the last copy. NULL: nothing. */
+ * textures and materials with the last copy. NULL: nothing. Copies still
+ * alive when their scene is destroyed are destroyed with it. */
 void orr_gltf_destroy(orr_scene *scene, orr_gltf *gltf);
 
 /* The `__root__` node. */

@@ -32,6 +32,7 @@ struct orr_gltf {
     orr_skin *skins;              /* skin_count (0: skipped) */
     orr_animation_group **groups; /* animation_count */
     bool with_cameras, with_lights, play_first;
+    orr_gltf *next_in_scene; /* the scene's list of copies (destroyed with the scene) */
 };
 
 /* scene_material.c: every material (and the textures they use), once per asset. */

@@ -17,11 +17,25 @@ static void asset_release(orri_gltf_asset *a) {
     free(a); /* calloc'd by load() */
 }
 
+/* The scene's list of copies: orr_scene_destroy destroys those left. */
+static void unlink_copy(orr_scene *scene, orr_gltf *g) {
+    for (orr_gltf **p = &scene->gltfs; *p; p = &(*p)->next_in_scene)
+        if (*p == g) {
+            *p = g->next_in_scene;
+            return;
+        }
+}
+
 static void copy_free(orr_scene *scene, orr_gltf *g) {
     orri_gltf_asset *a = g->asset;
+    unlink_copy(scene, g);
     orri_gltf_unbuild(scene, g);
     a->ctx.allocator.free(g, a->ctx.allocator.user);
     asset_release(a);
+}
+
+static void release_all(orr_scene *scene) {
+    while (scene->gltfs) copy_free(scene, scene->gltfs);
 }
 
 static orr_result new_copy(orri_gltf_asset *a, orr_node parent, const orr_gltf *like, orr_gltf **out) {
@@ -34,6 +48,9 @@ static orr_result new_copy(orri_gltf_asset *a, orr_node parent, const orr_gltf *
         copy_free(a->scene, g);
         return r;
     }
+    g->next_in_scene = a->scene->gltfs;
+    a->scene->gltfs = g;
+    a->scene->gltf_release = release_all;
     *out = g;
     return ORR_OK;
 }

@@ -34,6 +34,7 @@ void orr_scene_destroy(orr_scene *s) {
     if (!s) return;
     const orr_allocator *a = &s->ctx->allocator;
     while (s->pools) orr_instance_pool_destroy(s->pools); /* children go first (core.h contract) */
+    if (s->gltf_release) s->gltf_release(s);              /* glTF copies, before the groups they own */
     if (s->anim_release) s->anim_release(s);              /* animation groups and skins (src/anim) */
     if (s->render_state_release) s->render_state_release(s);
     for (uint32_t i = 0; i < s->nodes.capacity; i++)

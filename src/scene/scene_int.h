@@ -140,6 +140,10 @@ struct orr_scene {
      * the release hook when it creates the state on first use. */
     struct orri_anim *anim;
     void (*anim_release)(orr_scene *scene);
+    /* glTF copies made in this scene (src/gltf), destroyed with it through
+     * the hook the loader sets. */
+    struct orr_gltf *gltfs;
+    void (*gltf_release)(orr_scene *scene);
 };
 
 /* Creates a scene on `host` (orr_scene_create is the engine's front for it). */
