@@ -81,6 +81,17 @@ vec3 apply_fog(vec3 color) {
 }
 
 vec3 cube_dir(vec3 d) { return has(ORRI_PBR_OPPOSITE_Z) ? vec3(d.xy, -d.z) : d; }
+// The prefiltered cube at a fractional lod, blended between the two levels by
+// hand. The same value a trilinear textureLod gives by the specification; done
+// by hand because llvmpipe (Mesa 22.3) samples a cube with a per-pixel
+// fractional explicit lod wrongly (about one level too sharp on the glTF IBL
+// scenes), while integer lods are right (decision 46).
+vec3 env_lod(vec3 d, float lod) {
+    float l0 = floor(lod);
+    vec3 a = textureLod(env_cube, d, l0).rgb;
+    vec3 b = textureLod(env_cube, d, l0 + 1.0).rgb;
+    return mix(a, b, lod - l0);
+}
 
 void main() {
     vec4 base = pbr.base_color;
@@ -143,7 +154,7 @@ void main() {
         vec3 irradiance = pbr_irradiance(pbr.sh, cube_dir(n)) * albedo * intensity * ao;
         float lod = log2(pbr.ibl.y * (pbr_alpha_g(roughness) + aa.y)) * pbr.ibl.z + pbr.ibl.w;
         vec3 r = reflect(-v, n);
-        vec3 radiance = textureLod(env_cube, cube_dir(r), clamp(lod, 0.0, pbr.ibl.x)).rgb;
+        vec3 radiance = env_lod(cube_dir(r), clamp(lod, 0.0, pbr.ibl.x));
         vec3 reflectance = (f90 - f0) * brdf.x + f0 * brdf.y; // getReflectanceFromBRDFLookup
         float seo = clamp((n_v_raw + ao) * (n_v_raw + ao) - 1.0 + ao, 0.0, 1.0);
         reflectance *= seo;
