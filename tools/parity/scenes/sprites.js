@@ -91,6 +91,12 @@
    *  - No SpriteManager/SpriteRenderer property runs the alpha test in the colour pass. blendMode = ALPHA_DISABLE
    *    only makes the colour pass unblended with depth writes: whole quads, the sheet's RGB in the transparent parts
    *    (scene sprite-alphadisable, kept as evidence).
+   *  - Geometry (the "sprites" vertex shader): view-space billboard, viewPos = view·position, then
+   *    corner = (offset - 0.5)·(width, height) rotated by angle in the view plane and added to viewPos.xy; offset is
+   *    (epsilon or 1-epsilon) per corner with the manager's epsilon (0.01): the quad spans 0.98·size, and its UVs
+   *    span epsilon..1-epsilon of the cell: uv = cellOrigin + cellSize·(|offset.x - invU|, |1 - offset.y - invV|),
+   *    invU = invertU in a left-handed scene and !invertU in a right-handed one. The sheet texture: no mipmaps,
+   *    TRILINEAR sampling mode (so bilinear), clamp, invertY false.
    *  sprite-cutout therefore uses Babylon's own sprite shader and cutoff with the alphaTest uniform forced to true in
    *  the colour pass too (Effect.setBool patched for the sprite effect only; see forceAlphaTest) and blendMode =
    *  ALPHA_DISABLE: the colour pass is opaque, discards texel alpha < 0.95 and writes depth (an opaque cutout pass).
@@ -204,7 +210,10 @@
         blendMode: mgr.blendMode, blendModeName: nameOf(mgr.blendMode), disableDepthWrite: mgr.disableDepthWrite,
         depthPrePassWithAlphaTest: !mgr.disableDepthWrite, alphaTestInColourPass: !!scene.__forced, alphaTestCutoff: alphaTestCutoff(), alphaTestOn: 'texture alpha before the sprite colour multiplies it',
         autoResetAlpha: r.autoResetAlpha, fogEnabled: mgr.fogEnabled, pixelPerfect: mgr.pixelPerfect, useLogarithmicDepth: mgr.useLogarithmicDepth,
-        epsilon: r._epsilon, useInstancing: r._useInstancing, cellWidth: mgr.cellWidth, cellHeight: mgr.cellHeight,
+        epsilon: r._epsilon,
+        geometry: 'corner = (offset - 0.5) * (width, height), offset in {epsilon, 1 - epsilon}, rotated by angle in view space; uv = cellOrigin + cellSize * (|offset.x - invU|, |1 - offset.y - invV|), invU = rightHanded ? !invertU : invertU',
+        drawOrder: 'manager array order (no depth sort), after opaque and alpha-test meshes, before transparent meshes',
+        useInstancing: r._useInstancing, cellWidth: mgr.cellWidth, cellHeight: mgr.cellHeight,
         renderingGroupId: mgr.renderingGroupId, capacity: r.capacity, isPickable: mgr.isPickable,
         texture: {
           url: tex.url, size: tex.getSize(), baseSize: tex.getBaseSize(), samplingMode: tex.samplingMode, noMipmap: tex.noMipmap,
