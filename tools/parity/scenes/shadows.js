@@ -257,7 +257,11 @@
       projectionNearUsed: light.shadowMinZ !== undefined ? light.shadowMinZ : cam.minZ || BABYLON.Constants.ShadowMinZ,
       projectionFarUsed: light.shadowMaxZ !== undefined ? light.shadowMaxZ : cam.maxZ || BABYLON.Constants.ShadowMaxZ,
     };
-    if (light.getClassName() === 'DirectionalLight') {
+    if (sg.getClassName() === 'CascadedShadowGenerator') {
+      L.note = 'the light\'s own ortho extents and near/far are not used: each cascade has its own (shadowGenerator.cascades)';
+      delete L.projectionNearUsed;
+      delete L.projectionFarUsed;
+    } else if (light.getClassName() === 'DirectionalLight') {
       Object.assign(L, {
         autoUpdateExtends: light.autoUpdateExtends, autoCalcShadowZBounds: light.autoCalcShadowZBounds,
         shadowFrustumSize: light.shadowFrustumSize, shadowOrthoScale: light.shadowOrthoScale,
