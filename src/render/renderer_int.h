@@ -23,8 +23,16 @@ static inline uint64_t orri_mix(uint64_t h, uint64_t v) {
 }
 
 /* scene_gpu.c */
-void orri_mesh_gpu_release(orr_engine *e, orri_mesh_gpu *m);
+/* Drops the record's deformation state and its geometry reference. */
+void orri_mesh_gpu_release(orr_engine *e, orri_scene_gpu *sg, orri_mesh_gpu *m);
 orr_result orri_scene_gpu_get(orr_engine *e, orr_scene *s, orri_scene_gpu **out);
+
+/* geometry_gpu.c: the GPU copy of mesh `n`'s shared geometry for record
+ * `mg` (uploaded into `batch` unless another record already has it). */
+orr_result orri_geometry_gpu_acquire(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orri_node *n,
+                                     orri_mesh_gpu *mg);
+void orri_geometry_gpu_drop(orr_engine *e, orri_scene_gpu *sg, orri_mesh_gpu *mg);
+void orri_geometry_gpu_deinit(orr_engine *e, orri_scene_gpu *sg); /* scene release: the table itself */
 
 /* draw_list.c */
 uint64_t orri_structure_key(orr_engine *e, orr_scene *s);
