@@ -354,7 +354,7 @@ typedef struct orr_mesh_desc {
      * then be NULL. The shared data lives until its last mesh is destroyed,
      * in any order. */
     orr_mesh share_geometry;
-    orr_material material;        /* 0: the scene's default standard material */
+    orr_material material; /* 0: the scene's default standard material */
     orr_node parent;
     orr_dvec3 position, rotation, scaling; /* as orr_node_desc */
     const char *label;

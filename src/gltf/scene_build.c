@@ -74,7 +74,8 @@ orr_result orri_gltf_make_shares(orri_gltf_asset *a) {
             orr_geometry *geo = &doc->meshes[m].prims[k].geometry;
             if (!geo->vertex_count || !geo->index_count) continue; /* not drawn */
             if (orr_geometry_validate(geo) != ORR_OK)
-                return orri_gltf_fail(&a->ctx, ORR_ERROR_INVALID_ARGUMENT, "meshes[%u].primitives[%u]: bad indices", m, k);
+                return orri_gltf_fail(&a->ctx, ORR_ERROR_INVALID_ARGUMENT, "meshes[%u].primitives[%u]: bad indices", m,
+                                      k);
             a->shares[a->prim_base[m] + k] = orri_geometry_share_adopt(a->scene, geo);
             if (!a->shares[a->prim_base[m] + k])
                 return orri_gltf_fail(&a->ctx, orr_last_result(), "meshes[%u]: %s", m, orr_last_error());
@@ -108,8 +109,8 @@ static orr_result make_meshes(orri_gltf_asset *a, orr_gltf *g, uint32_t i) {
         orr_result r = orri_gltf_material_for(a, m->prims[k].material, &mat);
         if (r != ORR_OK) return r;
         orr_mesh mesh = orri_mesh_create_shared(
-            a->scene, &(orr_mesh_desc){.material = mat, .parent = g->nodes[i], .label = m->name ? m->name : "primitive"},
-            sh);
+            a->scene,
+            &(orr_mesh_desc){.material = mat, .parent = g->nodes[i], .label = m->name ? m->name : "primitive"}, sh);
         if (!mesh.id) return orri_gltf_fail(&a->ctx, orr_last_result(), "meshes[%d]: %s", n->mesh, orr_last_error());
         g->meshes[g->mesh_total++] = mesh;
         if (n->instance_count) {

@@ -35,8 +35,9 @@ static orr_result upload_stream(orr_engine *e, VkCommandBuffer batch, orri_geome
     static const size_t stride[4] = {12, 12, 8, 16};
     const void *data[4] = {geo->positions, geo->normals, geo->uvs, geo->colors};
     size_t size = stride[i] * geo->vertex_count;
-    orr_result r = orri_buffer_create(&e->gpu, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                      ORRI_MEM_DEVICE, "mesh vertices", &g->streams[i]);
+    orr_result r =
+        orri_buffer_create(&e->gpu, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                           ORRI_MEM_DEVICE, "mesh vertices", &g->streams[i]);
     if (r != ORR_OK) return r;
     g->bytes += size;
     if (data[i]) return orri_buffer_upload(&e->gpu, batch, &g->streams[i], 0, data[i], size);
@@ -55,8 +56,9 @@ static orr_result upload_indices(orr_engine *e, VkCommandBuffer batch, orri_geom
     g->index_type = small ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
     g->index_count = geo->index_count;
     size_t isize = (size_t)geo->index_count * (small ? 2 : 4);
-    orr_result r = orri_buffer_create(&e->gpu, isize, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                      ORRI_MEM_DEVICE, "mesh indices", &g->indices);
+    orr_result r =
+        orri_buffer_create(&e->gpu, isize, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                           ORRI_MEM_DEVICE, "mesh indices", &g->indices);
     if (r != ORR_OK) return r;
     g->bytes += isize;
     if (!small) return orri_buffer_upload(&e->gpu, batch, &g->indices, 0, geo->indices, isize);

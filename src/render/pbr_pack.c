@@ -103,7 +103,8 @@ void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, 
     memcpy(block, &b, sizeof b);
 }
 
-orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g, const orr_geometry *geo) {
+orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g,
+                                   const orr_geometry *geo) {
     const float *src[2] = {geo->tangents, geo->uvs2};
     orri_buffer *dst[2] = {&g->tangents, &g->uvs2};
     const size_t stride[2] = {16, 8};

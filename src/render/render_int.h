@@ -180,9 +180,9 @@ typedef struct orri_deform_gpu orri_deform_gpu; /* skin_gpu.c */
  * uploaded once per scene, reference counted by the mesh records drawing it,
  * its buffers freed through the delete queue when the last one goes. */
 typedef struct orri_geometry_gpu {
-    uint64_t key;     /* orri_geometry_share.key */
-    uint32_t refs;    /* orri_mesh_gpu records using it */
-    uint32_t index;   /* its place in orri_scene_gpu.geos */
+    uint64_t key;               /* orri_geometry_share.key */
+    uint32_t refs;              /* orri_mesh_gpu records using it */
+    uint32_t index;             /* its place in orri_scene_gpu.geos */
     orri_buffer streams[4];     /* position, normal, uv, colour */
     orri_buffer tangents, uvs2; /* PBR streams, uploaded when the geometry has them (pbr_pack.c) */
     orri_buffer indices;
@@ -254,7 +254,7 @@ typedef struct orri_scene_gpu {
     uint32_t mesh_cap;
     orri_geometry_gpu **geos; /* shared geometries' GPU copies (NULL: free place) */
     uint32_t geo_cap, geo_count;
-    VkDeviceSize geo_bytes; /* their buffers' bytes */
+    VkDeviceSize geo_bytes;   /* their buffers' bytes */
     orri_shader_gpu *shaders; /* indexed by material slot */
     uint32_t shader_cap;
     orri_render_plugin *plugins[ORRI_MAX_PLUGINS];

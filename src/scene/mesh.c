@@ -10,10 +10,12 @@
  * new copy of `geometry`. NULL after a misuse report or failure. */
 static orri_geometry_share *share_of(orr_scene *s, const orr_mesh_desc *desc) {
     if (desc->share_geometry.id) {
-        orri_node *src = orri_node_get_kind(s, desc->share_geometry.id, ORRI_NODE_MESH, "orr_mesh_create (share_geometry)");
+        orri_node *src =
+            orri_node_get_kind(s, desc->share_geometry.id, ORRI_NODE_MESH, "orr_mesh_create (share_geometry)");
         if (!src) return NULL;
         if (desc->geometry) {
-            orri_misuse(s->ctx, ORR_MSG_IMPOSSIBLE_OPTION, "orr_mesh_create: geometry and share_geometry are exclusive");
+            orri_misuse(s->ctx, ORR_MSG_IMPOSSIBLE_OPTION,
+                        "orr_mesh_create: geometry and share_geometry are exclusive");
             return NULL;
         }
         orri_geometry_share_retain(src->u.mesh.shared);

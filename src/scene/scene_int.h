@@ -72,9 +72,9 @@ void orri_geometry_share_retain(orri_geometry_share *sh);
 void orri_geometry_share_release(orr_scene *s, orri_geometry_share *sh);
 
 typedef struct orri_mesh {
-    orr_geometry geometry;        /* a view of shared->geometry (not owned) */
-    orri_geometry_share *shared;  /* one reference held */
-    uint32_t material;     /* material id, 0 = scene default */
+    orr_geometry geometry;       /* a view of shared->geometry (not owned) */
+    orri_geometry_share *shared; /* one reference held */
+    uint32_t material;           /* material id, 0 = scene default */
     bool visible;
     orr_dbox local_box;
     orr_dsphere local_sphere;
