@@ -21,6 +21,8 @@ static void destroy(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu *g) {
     orri_buffer_destroy_deferred(&e->gpu, &g->tangents);
     orri_buffer_destroy_deferred(&e->gpu, &g->uvs2);
     orri_buffer_destroy_deferred(&e->gpu, &g->indices);
+    orri_buffer *deform[] = {&g->joints, &g->weights, &g->morph_positions, &g->morph_normals};
+    for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, deform[i]);
     if (g->index < sg->geo_cap && sg->geos[g->index] == g) {
         sg->geos[g->index] = NULL;
         sg->geo_count--;
@@ -70,6 +72,29 @@ static orr_result upload_indices(orr_engine *e, VkCommandBuffer batch, orri_geom
     return r;
 }
 
+/* Skin joints and weights (both or neither) and morph targets: storage
+ * buffers the deform pre-pass reads. */
+static orr_result upload_deform_sources(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g,
+                                        const orr_geometry *geo) {
+    size_t v = geo->vertex_count, mv = (size_t)geo->morph_count * v * 12;
+    bool skin = geo->joints && geo->weights, morph = geo->morph_count && geo->morph_positions;
+    const void *data[4] = {skin ? geo->joints : NULL, skin ? geo->weights : NULL, morph ? geo->morph_positions : NULL,
+                           morph ? geo->morph_normals : NULL};
+    const size_t size[4] = {v * 8, v * 16, mv, mv};
+    static const char *const label[4] = {"skin joints", "skin weights", "morph target positions",
+                                         "morph target normals"};
+    orri_buffer *dst[4] = {&g->joints, &g->weights, &g->morph_positions, &g->morph_normals};
+    for (int i = 0; i < 4; i++) {
+        if (!data[i]) continue;
+        orr_result r =
+            orri_buffer_create(&e->gpu, size[i], VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_DEVICE, label[i], dst[i]);
+        if (r == ORR_OK) r = orri_buffer_upload(&e->gpu, batch, dst[i], 0, data[i], size[i]);
+        if (r != ORR_OK) return r;
+        g->bytes += size[i];
+    }
+    return ORR_OK;
+}
+
 /* A free place in the table (grown when full); UINT32_MAX on failure. */
 static uint32_t place(orr_engine *e, orri_scene_gpu *sg) {
     for (uint32_t i = sg->geo_count; i < sg->geo_cap; i++)
@@ -95,6 +120,7 @@ static orr_result upload(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *s
     for (int i = 0; r == ORR_OK && i < 4; i++) r = upload_stream(e, batch, g, i, &sh->geometry);
     if (r == ORR_OK) r = upload_indices(e, batch, g, &sh->geometry);
     if (r == ORR_OK) r = orri_pbr_upload_streams(e, batch, g, &sh->geometry);
+    if (r == ORR_OK) r = upload_deform_sources(e, batch, g, &sh->geometry);
     if (r != ORR_OK) {
         destroy(e, sg, g);
         return r;

@@ -186,6 +186,9 @@ typedef struct orri_geometry_gpu {
     orri_buffer streams[4];     /* position, normal, uv, colour */
     orri_buffer tangents, uvs2; /* PBR streams, uploaded when the geometry has them (pbr_pack.c) */
     orri_buffer indices;
+    /* The deform pre-pass's sources (skin_gpu.c), when the geometry has
+     * them: read by every skinned or morphed mesh drawing it. */
+    orri_buffer joints, weights, morph_positions, morph_normals;
     VkIndexType index_type;
     uint32_t index_count;
     bool has_colors;
