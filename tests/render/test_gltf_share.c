@@ -50,8 +50,9 @@ static orr_scene *lit_scene(double radius) {
     return s;
 }
 
-/* The bytes uploaded by one frame. */
+/* The bytes uploaded by one frame (its picture replaces `img`'s). */
 static uint64_t frame_upload(orr_scene *s, orr_image8 *img) {
+    orr_test_image_free(img);
     uint64_t before = orr_query_stats(engine).bytes_uploaded_total;
     CHECK(orr_test_render(engine, s, 1, img));
     return orr_query_stats(engine).bytes_uploaded_total - before;
