@@ -5,8 +5,8 @@
  *   2. structure key of the scene (visible meshes × materials × pipelines):
  *      when it changed, the draw list is rebuilt and the visibility epoch bumps;
  *   3. update: version-gated uploads into the frame slot's buffers (scene UBO,
- *      per-draw objects, shader-material system blocks), mesh buffers created
- *      on first use;
+ *      per-draw objects, shader-material system blocks), mesh geometry
+ *      uploaded on first use, once per shared geometry (geometry_gpu.c);
  *   4. draw: the slot's secondary command buffers are replayed when they were
  *      recorded at the current epoch (and, for the transparent pass, with the
  *      same back-to-front order); otherwise re-recorded. Data changes never

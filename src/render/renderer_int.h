@@ -1,6 +1,7 @@
 /* renderer_int.h — the renderer's stages, shared by its files (src/render):
  *
- *   scene_gpu.c   per-scene GPU state: frame slots, mesh buffers, release
+ *   scene_gpu.c   per-scene GPU state: frame slots, mesh records, release
+ *   geometry_gpu.c  shared geometries' GPU copies (one per share, reference counted)
  *   draw_list.c   the structure key and the draw list rebuilt when it changes
  *   update.c      version-gated uploads into the frame slot (scene block,
  *                 per-draw objects, shader blocks), visible counts
