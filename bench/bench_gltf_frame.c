@@ -8,6 +8,9 @@
  * Prints medians over --frames frames: CPU ms of orr_scene_animate and of
  * orr_engine_render, GPU ms of the pre-pass (gpu_cull_ms) and of the render
  * pass (gpu_render_ms). Assets from ORR_ASSETS (default ./assets).
+ * --size WxH and --msaa 1|4 set the target (default 1920×1080, MSAA 4);
+ * bench_waterbottle_raw measures the WaterBottle against a raw Vulkan
+ * baseline of the same draw.
  * A scene holds at most 65 535 nodes and a Fox takes 26, so N ≤ 2 400. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -107,6 +110,7 @@ static int waterbottle(orr_engine *e, int frames) {
 
 int main(int argc, char **argv) {
     int n = 0, frames = 200;
+    uint32_t w = 1920, h = 1080, msaa = 4;
     bool bottle = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--foxes") && i + 1 < argc)
@@ -115,15 +119,19 @@ int main(int argc, char **argv) {
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--waterbottle"))
             bottle = true;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &w, &h) == 2)
+            i++;
+        else if (!strcmp(argv[i], "--msaa") && i + 1 < argc)
+            msaa = (uint32_t)atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--foxes N] [--waterbottle] [--frames F]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--foxes N] [--waterbottle] [--frames F] [--size WxH] [--msaa 1|4]\n", argv[0]);
             return 2;
         }
     }
     if (frames < 1) frames = 1;
     orr_engine *e;
-    orr_engine_desc d = {
-        .width = 1920, .height = 1080, .msaa = 4, .gpu_timing = true, .validation = ORR_VALIDATION_OFF};
+    if (!w || !h || (msaa != 1 && msaa != 4)) return 2;
+    orr_engine_desc d = {.width = w, .height = h, .msaa = msaa, .gpu_timing = true, .validation = ORR_VALIDATION_OFF};
     if (orr_engine_create(&d, &e) != ORR_OK) {
         fprintf(stderr, "no engine: %s\n", orr_result_string(orr_last_result()));
         return 1;

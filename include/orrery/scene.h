@@ -346,8 +346,15 @@ void orr_light_set_enabled(orr_scene *scene, orr_light light, bool enabled);
 
 /* ---- meshes ------------------------------------------------------------------------ */
 typedef struct orr_mesh_desc {
-    const orr_geometry *geometry; /* copied; required */
-    orr_material material;        /* 0: the scene's default standard material */
+    const orr_geometry *geometry; /* copied; required unless share_geometry is set */
+    /* 0: the mesh gets its own copy of `geometry`. Else the new mesh shares
+     * this mesh's vertex data, on the CPU and on the GPU (Babylon.js
+     * clone(): one vertex and index buffer set for both; a skinned or
+     * morphed sharer still gets its own deformed outputs); `geometry` must
+     * then be NULL. The shared data lives until its last mesh is destroyed,
+     * in any order. */
+    orr_mesh share_geometry;
+    orr_material material; /* 0: the scene's default standard material */
     orr_node parent;
     orr_dvec3 position, rotation, scaling; /* as orr_node_desc */
     const char *label;
@@ -355,8 +362,9 @@ typedef struct orr_mesh_desc {
 
 orr_mesh orr_mesh_create(orr_scene *scene, const orr_mesh_desc *desc);
 orr_node orr_mesh_node(orr_mesh mesh);
-/* Destroys the mesh's node, its geometry copy and thin instances (GPU
- * buffers freed when the frames in flight finish). */
+/* Destroys the mesh's node, its thin instances and its reference to the
+ * geometry (freed with its GPU buffers, when the frames in flight finish,
+ * once no other mesh shares it). */
 void orr_mesh_destroy(orr_scene *scene, orr_mesh mesh);
 orr_mesh orr_mesh_from_node(const orr_scene *scene, orr_node node); /* 0 if not a mesh */
 void orr_mesh_set_material(orr_scene *scene, orr_mesh mesh, orr_material material);

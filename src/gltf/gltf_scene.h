@@ -17,6 +17,11 @@ typedef struct orri_gltf_asset {
     orr_texture *textures;   /* texture_count × 2: [i * 2 + srgb] */
     orr_material *materials; /* material_count */
     orr_material default_material;
+    /* Every drawn primitive's vertex data, moved out of the document once
+     * (NULL: not drawn), shared by the meshes of every copy:
+     * shares[prim_base[mesh] + primitive]. */
+    struct orri_geometry_share **shares;
+    uint32_t *prim_base; /* mesh_count + 1 */
 } orri_gltf_asset;
 
 struct orr_gltf {
@@ -41,7 +46,12 @@ void orri_gltf_release_materials(orri_gltf_asset *a);
 /* The material of a primitive (the default material made on first use). */
 orr_result orri_gltf_material_for(orri_gltf_asset *a, int32_t index, orr_material *out);
 
-/* scene_build.c: one copy's scene objects under a new __root__. */
+/* scene_build.c: the shared geometries (once per asset), then one copy's
+ * scene objects under a new __root__. */
+orr_result orri_gltf_make_shares(orri_gltf_asset *a);
+void orri_gltf_release_shares(orri_gltf_asset *a);
+/* The geometry of mesh `mesh`'s primitive `prim` (NULL: not drawn). */
+const orr_geometry *orri_gltf_prim_geometry(const orri_gltf_asset *a, uint32_t mesh, uint32_t prim);
 orr_result orri_gltf_build(orri_gltf_asset *a, orr_node parent, orr_gltf *g);
 void orri_gltf_unbuild(orr_scene *scene, orr_gltf *g);
 

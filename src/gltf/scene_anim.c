@@ -51,8 +51,8 @@ static void bind_node(orri_gltf_asset *a, orr_gltf *g, uint32_t i) {
     uint32_t wn = n->weight_count ? n->weight_count : m->weight_count;
     uint32_t k = g->mesh_from[i];
     for (uint32_t p = 0; p < m->prim_count && k < g->mesh_from[i + 1]; p++) {
-        const orr_geometry *geo = &m->prims[p].geometry;
-        if (!geo->vertex_count || !geo->index_count) continue; /* not drawn: no mesh */
+        const orr_geometry *geo = orri_gltf_prim_geometry(a, (uint32_t)n->mesh, p);
+        if (!geo) continue; /* not drawn: no mesh */
         if (n->skin >= 0 && g->skins[n->skin].id && geo->joints)
             orr_mesh_set_skin(a->scene, g->meshes[k], g->skins[n->skin]);
         if (wn && geo->morph_count)

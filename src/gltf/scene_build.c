@@ -16,6 +16,7 @@
 
 #include "core/core_int.h"
 #include "gltf_scene.h"
+#include "scene/scene_int.h"
 #include "orrery/handedness.h"
 #include "orrery/instances.h"
 
@@ -61,21 +62,55 @@ static orr_result make_nodes(orri_gltf_asset *a, orr_gltf *g) {
     return r;
 }
 
+orr_result orri_gltf_make_shares(orri_gltf_asset *a) {
+    const orri_gltf_doc *doc = &a->doc;
+    a->prim_base = orri_gltf_alloc(&a->ctx, doc->mesh_count + 1, sizeof(uint32_t), "primitives");
+    if (!a->prim_base) return orr_last_result();
+    for (uint32_t m = 0; m < doc->mesh_count; m++) a->prim_base[m + 1] = a->prim_base[m] + doc->meshes[m].prim_count;
+    a->shares = orri_gltf_alloc(&a->ctx, a->prim_base[doc->mesh_count] + 1, sizeof *a->shares, "primitives");
+    if (!a->shares) return orr_last_result();
+    for (uint32_t m = 0; m < doc->mesh_count; m++)
+        for (uint32_t k = 0; k < doc->meshes[m].prim_count; k++) {
+            orr_geometry *geo = &doc->meshes[m].prims[k].geometry;
+            if (!geo->vertex_count || !geo->index_count) continue; /* not drawn */
+            if (orr_geometry_validate(geo) != ORR_OK)
+                return orri_gltf_fail(&a->ctx, ORR_ERROR_INVALID_ARGUMENT, "meshes[%u].primitives[%u]: bad indices", m,
+                                      k);
+            a->shares[a->prim_base[m] + k] = orri_geometry_share_adopt(a->scene, geo);
+            if (!a->shares[a->prim_base[m] + k])
+                return orri_gltf_fail(&a->ctx, orr_last_result(), "meshes[%u]: %s", m, orr_last_error());
+        }
+    return ORR_OK;
+}
+
+void orri_gltf_release_shares(orri_gltf_asset *a) {
+    for (uint32_t i = 0; a->shares && i < a->prim_base[a->doc.mesh_count]; i++)
+        orri_geometry_share_release(a->scene, a->shares[i]);
+    orri_gltf_free(&a->ctx, a->shares), orri_gltf_free(&a->ctx, a->prim_base);
+    a->shares = NULL, a->prim_base = NULL;
+}
+
+const orr_geometry *orri_gltf_prim_geometry(const orri_gltf_asset *a, uint32_t mesh, uint32_t prim) {
+    const orri_geometry_share *sh = a->shares ? a->shares[a->prim_base[mesh] + prim] : NULL;
+    return sh ? &sh->geometry : NULL;
+}
+
+/* Node i's primitives as meshes on the asset's shared geometries: a copy
+ * uploads nothing new (src/render/geometry_gpu.c). */
 static orr_result make_meshes(orri_gltf_asset *a, orr_gltf *g, uint32_t i) {
     const orri_gltf_node *n = &a->doc.nodes[i];
     g->mesh_from[i] = g->mesh_total;
     if (n->mesh < 0 || !g->nodes[i].id) return ORR_OK;
     const orri_gltf_mesh *m = &a->doc.meshes[n->mesh];
     for (uint32_t k = 0; k < m->prim_count; k++) {
-        const orri_gltf_prim *p = &m->prims[k];
-        if (!p->geometry.vertex_count || !p->geometry.index_count) continue;
+        orri_geometry_share *sh = a->shares[a->prim_base[n->mesh] + k];
+        if (!sh) continue;
         orr_material mat;
-        orr_result r = orri_gltf_material_for(a, p->material, &mat);
+        orr_result r = orri_gltf_material_for(a, m->prims[k].material, &mat);
         if (r != ORR_OK) return r;
-        orr_mesh mesh = orr_mesh_create(a->scene, &(orr_mesh_desc){.geometry = &p->geometry,
-                                                                   .material = mat,
-                                                                   .parent = g->nodes[i],
-                                                                   .label = m->name ? m->name : "primitive"});
+        orr_mesh mesh = orri_mesh_create_shared(
+            a->scene,
+            &(orr_mesh_desc){.material = mat, .parent = g->nodes[i], .label = m->name ? m->name : "primitive"}, sh);
         if (!mesh.id) return orri_gltf_fail(&a->ctx, orr_last_result(), "meshes[%d]: %s", n->mesh, orr_last_error());
         g->meshes[g->mesh_total++] = mesh;
         if (n->instance_count) {

@@ -13,6 +13,7 @@
 static void asset_release(orri_gltf_asset *a) {
     if (!a || --a->refs) return;
     orri_gltf_release_materials(a);
+    orri_gltf_release_shares(a);
     orri_gltf_doc_free(&a->ctx, &a->doc);
     free(a); /* calloc'd by load() */
 }
@@ -75,6 +76,7 @@ static orr_result load(orr_scene *scene, const uint8_t *data, size_t size, const
     a->refs = 1;
     orr_result r = orri_gltf_parse(&a->ctx, data, size, &a->doc);
     if (r == ORR_OK) r = orri_gltf_make_materials(a);
+    if (r == ORR_OK) r = orri_gltf_make_shares(a); /* the primitives' vertex data, moved: no copy */
     for (uint32_t i = 0; r == ORR_OK && i < a->doc.image_count; i++)
         orr_image_free(&a->doc.images[i].image); /* on the GPU now: copies share the textures */
     if (r == ORR_OK)

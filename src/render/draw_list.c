@@ -48,71 +48,16 @@ static bool grow_array(const orr_allocator *a, void **arr, uint32_t *cap, uint32
     return true;
 }
 
-/* Records the copies of a new mesh's buffers into `batch` (the rebuild's one
- * upload command buffer, submitted once for every new mesh). */
-static orr_result upload_mesh(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *g, uint32_t node_id,
-                              const orr_geometry *geo) {
-    orri_gpu *gpu = &e->gpu;
-    uint32_t v = geo->vertex_count;
-    const void *data[4] = {geo->positions, geo->normals, geo->uvs, geo->colors};
-    const size_t stride[4] = {12, 12, 8, 16};
-    orr_result r = ORR_OK;
-    float *fill = NULL;
-    for (int i = 0; r == ORR_OK && i < 4; i++) {
-        size_t size = stride[i] * v;
-        r = orri_buffer_create(gpu, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                               ORRI_MEM_DEVICE, "mesh vertices", &g->streams[i]);
-        if (r != ORR_OK) break;
-        const void *src = data[i];
-        if (!src) { /* absent stream: zero normals/uvs, white colours */
-            fill = orri_alloc(&e->host.ctx.allocator, size);
-            if (!fill) {
-                r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
-                break;
-            }
-            if (i == 3)
-                for (size_t k = 0; k < (size_t)v * 4; k++) fill[k] = 1.0f;
-            src = fill;
-        }
-        r = orri_buffer_upload(gpu, batch, &g->streams[i], 0, src, size);
-        orri_free(&e->host.ctx.allocator, fill);
-        fill = NULL;
-    }
-    bool small = v <= 65536;
-    g->index_type = small ? VK_INDEX_TYPE_UINT16 : VK_INDEX_TYPE_UINT32;
-    g->index_count = geo->index_count;
-    size_t isize = (size_t)geo->index_count * (small ? 2 : 4);
-    if (r == ORR_OK)
-        r = orri_buffer_create(gpu, isize, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                               ORRI_MEM_DEVICE, "mesh indices", &g->indices);
-    if (r == ORR_OK && small) {
-        uint16_t *idx16 = orri_alloc(&e->host.ctx.allocator, isize);
-        if (!idx16) r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
-        for (uint32_t k = 0; idx16 && k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
-        if (idx16) r = orri_buffer_upload(gpu, batch, &g->indices, 0, idx16, isize);
-        orri_free(&e->host.ctx.allocator, idx16);
-    } else if (r == ORR_OK) {
-        r = orri_buffer_upload(gpu, batch, &g->indices, 0, geo->indices, isize);
-    }
-    if (r == ORR_OK) r = orri_pbr_upload_streams(e, batch, g, geo);
-    if (r != ORR_OK) {
-        orri_mesh_gpu_release(e, g);
-        return r;
-    }
-    g->node = node_id;
-    g->has_colors = geo->colors != NULL;
-    return ORR_OK;
-}
-
 static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orr_scene *s,
                            const orri_node_iter *it) {
     orri_node *n = it->node;
     uint32_t id = it->id;
     orri_mesh_gpu *mg = &sg->meshes[it->slot];
-    if (mg->node != id) {
-        if (mg->node) orri_mesh_gpu_release(e, mg);
-        orr_result r = upload_mesh(e, batch, mg, id, &orri_node_mesh(n)->geometry);
+    if (mg->node != id) { /* a new mesh: its geometry's buffers, uploaded into `batch` unless shared */
+        if (mg->node) orri_mesh_gpu_release(e, sg, mg);
+        orr_result r = orri_geometry_gpu_acquire(e, batch, sg, n, mg);
         if (r != ORR_OK) return r;
+        mg->node = id;
     }
     orr_result rd = orri_deform_gpu_ensure(e, batch, mg, s, n);
     if (rd != ORR_OK) return rd;
@@ -211,7 +156,7 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     sg->order = order;
     /* Release GPU copies of meshes and shader materials that are gone. */
     for (uint32_t i = 0; i < sg->mesh_cap; i++)
-        if (sg->meshes[i].node && !orri_scene_node(s, sg->meshes[i].node)) orri_mesh_gpu_release(e, &sg->meshes[i]);
+        if (sg->meshes[i].node && !orri_scene_node(s, sg->meshes[i].node)) orri_mesh_gpu_release(e, sg, &sg->meshes[i]);
     for (uint32_t i = 0; i < sg->shader_cap; i++)
         if (sg->shaders[i].material && !orri_scene_material(s, sg->shaders[i].material))
             orri_shader_gpu_release(e, &sg->shaders[i]);

@@ -103,17 +103,21 @@ void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, 
     memcpy(block, &b, sizeof b);
 }
 
-orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *g, const orr_geometry *geo) {
+orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g,
+                                   const orr_geometry *geo) {
     const float *src[2] = {geo->tangents, geo->uvs2};
     orri_buffer *dst[2] = {&g->tangents, &g->uvs2};
     const size_t stride[2] = {16, 8};
     for (int i = 0; i < 2; i++) {
         if (!src[i]) continue;
         size_t size = stride[i] * geo->vertex_count;
-        orr_result r = orri_buffer_create(&e->gpu, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, ORRI_MEM_DEVICE,
-                                          i ? "mesh uvs2" : "mesh tangents", dst[i]);
+        /* tangents: also the skinning pre-pass's source (storage) */
+        orr_result r =
+            orri_buffer_create(&e->gpu, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                               ORRI_MEM_DEVICE, i ? "mesh uvs2" : "mesh tangents", dst[i]);
         if (r == ORR_OK) r = orri_buffer_upload(&e->gpu, batch, dst[i], 0, src[i], size);
         if (r != ORR_OK) return r;
+        g->bytes += size;
     }
     return ORR_OK;
 }

@@ -5,8 +5,8 @@
  *   2. structure key of the scene (visible meshes × materials × pipelines):
  *      when it changed, the draw list is rebuilt and the visibility epoch bumps;
  *   3. update: version-gated uploads into the frame slot's buffers (scene UBO,
- *      per-draw objects, shader-material system blocks), mesh buffers created
- *      on first use;
+ *      per-draw objects, shader-material system blocks), mesh geometry
+ *      uploaded on first use, once per shared geometry (geometry_gpu.c);
  *   4. draw: the slot's secondary command buffers are replayed when they were
  *      recorded at the current epoch (and, for the transparent pass, with the
  *      same back-to-front order); otherwise re-recorded. Data changes never
@@ -176,10 +176,32 @@ typedef struct orri_draw {
 } orri_draw;
 
 typedef struct orri_deform_gpu orri_deform_gpu; /* skin_gpu.c */
+/* The GPU copy of one shared geometry (orri_geometry_share, geometry_gpu.c):
+ * uploaded once per scene, reference counted by the mesh records drawing it,
+ * its buffers freed through the delete queue when the last one goes. */
+typedef struct orri_geometry_gpu {
+    uint64_t key;               /* orri_geometry_share.key */
+    uint32_t refs;              /* orri_mesh_gpu records using it */
+    uint32_t index;             /* its place in orri_scene_gpu.geos */
+    orri_buffer streams[4];     /* position, normal, uv, colour */
+    orri_buffer tangents, uvs2; /* PBR streams, uploaded when the geometry has them (pbr_pack.c) */
+    orri_buffer indices;
+    /* The deform pre-pass's sources (skin_gpu.c), when the geometry has
+     * them: read by every skinned or morphed mesh drawing it. */
+    orri_buffer joints, weights, morph_positions, morph_normals;
+    VkIndexType index_type;
+    uint32_t index_count;
+    bool has_colors;
+    VkDeviceSize bytes; /* every buffer above */
+} orri_geometry_gpu;
+
+/* A drawn mesh: its geometry's buffers (views of `geo`'s, not owned) and
+ * its own deformation state. */
 typedef struct orri_mesh_gpu {
     uint32_t node;              /* owner id; 0 = empty */
+    orri_geometry_gpu *geo;     /* one reference held */
     orri_buffer streams[4];     /* position, normal, uv, colour */
-    orri_buffer tangents, uvs2; /* PBR streams, uploaded when the geometry has them (pbr_draw.c) */
+    orri_buffer tangents, uvs2; /* PBR streams (VK_NULL_HANDLE: absent) */
     orri_buffer indices;
     VkIndexType index_type;
     uint32_t index_count;
@@ -233,6 +255,9 @@ typedef struct orri_scene_gpu {
     uint64_t epoch;
     orri_mesh_gpu *meshes; /* indexed by node slot */
     uint32_t mesh_cap;
+    orri_geometry_gpu **geos; /* shared geometries' GPU copies (NULL: free place) */
+    uint32_t geo_cap, geo_count;
+    VkDeviceSize geo_bytes;   /* their buffers' bytes */
     orri_shader_gpu *shaders; /* indexed by material slot */
     uint32_t shader_cap;
     orri_render_plugin *plugins[ORRI_MAX_PLUGINS];
@@ -264,7 +289,7 @@ uint64_t orri_pbr_frame_key(orr_engine *e, orr_scene *s);
 /* The per-draw PBR block (set 1) of mesh `n` with material `m`. */
 void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, void *block);
 /* The tangent and second-UV streams of a new mesh, into `batch`. */
-orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *g, const orr_geometry *geo);
+orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g, const orr_geometry *geo);
 
 /* engine.c */
 orr_result orri_target_create(orr_engine *e);

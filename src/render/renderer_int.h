@@ -1,6 +1,7 @@
 /* renderer_int.h — the renderer's stages, shared by its files (src/render):
  *
- *   scene_gpu.c   per-scene GPU state: frame slots, mesh buffers, release
+ *   scene_gpu.c   per-scene GPU state: frame slots, mesh records, release
+ *   geometry_gpu.c  shared geometries' GPU copies (one per share, reference counted)
  *   draw_list.c   the structure key and the draw list rebuilt when it changes
  *   update.c      version-gated uploads into the frame slot (scene block,
  *                 per-draw objects, shader blocks), visible counts
@@ -23,8 +24,16 @@ static inline uint64_t orri_mix(uint64_t h, uint64_t v) {
 }
 
 /* scene_gpu.c */
-void orri_mesh_gpu_release(orr_engine *e, orri_mesh_gpu *m);
+/* Drops the record's deformation state and its geometry reference. */
+void orri_mesh_gpu_release(orr_engine *e, orri_scene_gpu *sg, orri_mesh_gpu *m);
 orr_result orri_scene_gpu_get(orr_engine *e, orr_scene *s, orri_scene_gpu **out);
+
+/* geometry_gpu.c: the GPU copy of mesh `n`'s shared geometry for record
+ * `mg` (uploaded into `batch` unless another record already has it). */
+orr_result orri_geometry_gpu_acquire(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orri_node *n,
+                                     orri_mesh_gpu *mg);
+void orri_geometry_gpu_drop(orr_engine *e, orri_scene_gpu *sg, orri_mesh_gpu *mg);
+void orri_geometry_gpu_deinit(orr_engine *e, orri_scene_gpu *sg); /* scene release: the table itself */
 
 /* draw_list.c */
 uint64_t orri_structure_key(orr_engine *e, orr_scene *s);

@@ -1,5 +1,5 @@
 /* scene_gpu.c — a scene's GPU state: its frame slots (per-slot buffers, descriptor
- * sets, secondaries), mesh buffers, and their release.
+ * sets, secondaries), mesh records (their geometry: geometry_gpu.c), and their release.
  *
  * Invariant: a slot's buffers and descriptor sets are written only after the
  * slot's fence signalled (orri_frame_begin), so nothing in flight reads them.
@@ -13,12 +13,9 @@
 
 /* ---- per-scene GPU state ------------------------------------------------------ */
 
-void orri_mesh_gpu_release(orr_engine *e, orri_mesh_gpu *m) {
+void orri_mesh_gpu_release(orr_engine *e, orri_scene_gpu *sg, orri_mesh_gpu *m) {
     orri_deform_gpu_release(e, m);
-    for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, &m->streams[i]);
-    orri_buffer_destroy_deferred(&e->gpu, &m->tangents);
-    orri_buffer_destroy_deferred(&e->gpu, &m->uvs2);
-    orri_buffer_destroy_deferred(&e->gpu, &m->indices);
+    orri_geometry_gpu_drop(e, sg, m);
     memset(m, 0, sizeof *m);
 }
 
@@ -34,7 +31,8 @@ void orri_scene_gpu_release(orr_scene *s) {
         orri_free(a, p);
     }
     sg->plugin_count = 0;
-    for (uint32_t i = 0; i < sg->mesh_cap; i++) orri_mesh_gpu_release(e, &sg->meshes[i]);
+    for (uint32_t i = 0; i < sg->mesh_cap; i++) orri_mesh_gpu_release(e, sg, &sg->meshes[i]);
+    orri_geometry_gpu_deinit(e, sg);
     for (uint32_t i = 0; i < sg->shader_cap; i++)
         if (sg->shaders[i].material) orri_shader_gpu_release(e, &sg->shaders[i]);
     orri_pbr_release_sets(e, sg, s, true);

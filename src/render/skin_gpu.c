@@ -30,10 +30,11 @@ extern const size_t orri_spv_deform_comp_size;
 #define BINDINGS 11u
 
 struct orri_deform_gpu {
-    orri_buffer joints, weights, morph_positions, morph_normals, tangents; /* inputs (absent: not created) */
-    orri_buffer out_positions, out_normals;                                /* what the draw binds */
-    orri_buffer out_tangents;            /* skinned tangents (skinned meshes with tangents): for the PBR draw */
-    orri_buffer params[ORRI_MAX_FRAMES]; /* host-visible */
+    /* inputs: views of the shared geometry's buffers (geometry_gpu.c, not owned; absent: none) */
+    orri_buffer joints, weights, morph_positions, morph_normals, tangents;
+    orri_buffer out_positions, out_normals; /* what the draw binds */
+    orri_buffer out_tangents;               /* skinned tangents (skinned meshes with tangents): for the PBR draw */
+    orri_buffer params[ORRI_MAX_FRAMES];    /* host-visible */
     VkDescriptorPool pool;
     VkDescriptorSet sets[ORRI_MAX_FRAMES];
     uint32_t skin, joint_count, morph_count;
@@ -83,8 +84,7 @@ void orri_deform_gpu_release(orr_engine *e, orri_mesh_gpu *mg) {
     orri_deform_gpu *d = mg->deform;
     if (!d) return;
     orri_gpu *gpu = &e->gpu;
-    orri_buffer *bufs[] = {&d->joints,        &d->weights,     &d->morph_positions, &d->morph_normals,
-                           &d->out_positions, &d->out_normals, &d->tangents,        &d->out_tangents};
+    orri_buffer *bufs[] = {&d->out_positions, &d->out_normals, &d->out_tangents}; /* the inputs are borrowed */
     for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) orri_buffer_destroy_deferred(gpu, bufs[i]);
     for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++) orri_buffer_destroy_deferred(gpu, &d->params[i]);
     if (d->pool) orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_POOL, .u.pool = d->pool});
@@ -93,29 +93,19 @@ void orri_deform_gpu_release(orr_engine *e, orri_mesh_gpu *mg) {
     mg->deform = NULL;
 }
 
-/* A device buffer of `size` bytes filled from `data` in the rebuild's batch. */
-static orr_result input(orr_engine *e, VkCommandBuffer batch, const void *data, size_t size, const char *label,
-                        orri_buffer *out) {
-    if (!data) return ORR_OK;
-    orr_result r = orri_buffer_create(&e->gpu, size, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_DEVICE, label, out);
-    return r == ORR_OK ? orri_buffer_upload(&e->gpu, batch, out, 0, data, size) : r;
-}
-
-static orr_result create_buffers(orr_engine *e, VkCommandBuffer batch, orri_deform_gpu *d, const orr_geometry *g) {
-    size_t v = g->vertex_count, mv = (size_t)d->morph_count * v * 12;
+/* The sources are the shared geometry's (uploaded once for every mesh
+ * drawing it); the outputs and parameter blocks are this mesh's own. */
+static orr_result create_buffers(orr_engine *e, orri_deform_gpu *d, const orri_mesh_gpu *mg, const orr_geometry *g) {
+    size_t v = g->vertex_count;
     orr_result r = ORR_OK;
-    if (d->skin) r = input(e, batch, g->joints, v * 8, "skin joints", &d->joints);
-    if (r == ORR_OK && d->skin) r = input(e, batch, g->weights, v * 16, "skin weights", &d->weights);
-    if (r == ORR_OK && d->morph_count)
-        r = input(e, batch, g->morph_positions, mv, "morph target positions", &d->morph_positions);
-    if (r == ORR_OK && d->morph_count)
-        r = input(e, batch, g->morph_normals, mv, "morph target normals", &d->morph_normals);
+    if (d->skin) d->joints = mg->geo->joints, d->weights = mg->geo->weights;
+    if (d->morph_count) d->morph_positions = mg->geo->morph_positions, d->morph_normals = mg->geo->morph_normals;
     const VkBufferUsageFlags out = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT; /* tests read them back */
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, v * 12, out, ORRI_MEM_DEVICE, "deformed positions", &d->out_positions);
     if (r == ORR_OK) r = orri_buffer_create(&e->gpu, v * 12, out, ORRI_MEM_DEVICE, "deformed normals", &d->out_normals);
-    if (r == ORR_OK && d->skin && g->tangents) r = input(e, batch, g->tangents, v * 16, "tangents", &d->tangents);
+    if (d->skin && g->tangents) d->tangents = mg->geo->tangents;
     if (r == ORR_OK && d->skin && g->tangents)
         r = orri_buffer_create(&e->gpu, v * 16, out, ORRI_MEM_DEVICE, "skinned tangents", &d->out_tangents);
     for (uint32_t i = 0; r == ORR_OK && i < e->gpu.frame_count; i++)
@@ -168,6 +158,7 @@ static orr_result create_sets(orr_engine *e, orri_deform_gpu *d, const orri_mesh
 }
 
 orr_result orri_deform_gpu_ensure(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *mg, orr_scene *s, orri_node *n) {
+    (void)batch; /* nothing to upload: the sources are the shared geometry's */
     bool needed = orri_deform_needed(s, n);
     uint32_t skin = skin_of(s, n);
     if (mg->deform && (!needed || mg->deform->skin != skin)) orri_deform_gpu_release(e, mg);
@@ -183,7 +174,7 @@ orr_result orri_deform_gpu_ensure(orr_engine *e, VkCommandBuffer batch, orri_mes
     d->morph_count = g->morph_positions ? g->morph_count : 0;
     d->params_size = sizeof(orri_gpu_deform) + (size_t)(d->joint_count ? d->joint_count : 1) * sizeof(orr_mat4f);
     d->last = orri_alloc(&e->host.ctx.allocator, d->params_size);
-    r = d->last ? create_buffers(e, batch, d, g)
+    r = d->last ? create_buffers(e, d, mg, g)
                 : orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "deform parameters");
     if (r == ORR_OK) r = create_sets(e, d, mg);
     if (r != ORR_OK) orri_deform_gpu_release(e, mg);

@@ -1,32 +1,57 @@
-/* mesh.c — mesh nodes: an owned copy of the geometry, a material, bounds.
+/* mesh.c — mesh nodes: a reference to shared geometry (geometry_share.c), a
+ * material, bounds.
  * The GPU copy is made by the renderer on first use (version-gated). */
 #include <string.h>
 
 #include "scene/scene_int.h"
 #include "scene/thin_int.h"
 
+/* The share a desc asks for: `share_geometry`'s (a reference taken) or a
+ * new copy of `geometry`. NULL after a misuse report or failure. */
+static orri_geometry_share *share_of(orr_scene *s, const orr_mesh_desc *desc) {
+    if (desc->share_geometry.id) {
+        orri_node *src =
+            orri_node_get_kind(s, desc->share_geometry.id, ORRI_NODE_MESH, "orr_mesh_create (share_geometry)");
+        if (!src) return NULL;
+        if (desc->geometry) {
+            orri_misuse(s->ctx, ORR_MSG_IMPOSSIBLE_OPTION,
+                        "orr_mesh_create: geometry and share_geometry are exclusive");
+            return NULL;
+        }
+        orri_geometry_share_retain(src->u.mesh.shared);
+        return src->u.mesh.shared;
+    }
+    if (!desc->geometry) {
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "orr_mesh_create: desc.geometry is required");
+        return NULL;
+    }
+    if (orr_geometry_validate(desc->geometry) != ORR_OK || !desc->geometry->vertex_count) {
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_mesh_create: geometry is empty or has indices out of range");
+        return NULL;
+    }
+    return orri_geometry_share_create(s, desc->geometry);
+}
+
 orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
     if (!s) {
         orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_mesh_create: scene is NULL");
         return (orr_mesh){0};
     }
-    if (!desc || !desc->geometry) {
+    if (!desc) {
         orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "orr_mesh_create: desc.geometry is required");
-        return (orr_mesh){0};
-    }
-    if (orr_geometry_validate(desc->geometry) != ORR_OK || !desc->geometry->vertex_count) {
-        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_mesh_create: geometry is empty or has indices out of range");
         return (orr_mesh){0};
     }
     if (desc->material.id &&
         !orri_scene_lookup(s, &s->materials, desc->material.id, "material", "orr_mesh_create (material)"))
         return (orr_mesh){0};
-    orr_geometry copy;
-    orr_result r = orr_geometry_copy(desc->geometry, &s->ctx->allocator, &copy);
-    if (r != ORR_OK) {
-        orri_fail(s->ctx, r, "orr_mesh_create: copying the geometry");
-        return (orr_mesh){0};
-    }
+    orri_geometry_share *sh = share_of(s, desc);
+    if (!sh) return (orr_mesh){0};
+    orr_mesh m = orri_mesh_create_shared(s, desc, sh);
+    orri_geometry_share_release(s, sh); /* the mesh holds its own reference */
+    return m;
+}
+
+orr_mesh orri_mesh_create_shared(orr_scene *s, const orr_mesh_desc *desc, orri_geometry_share *sh) {
     orri_node *n;
     orr_node_desc nd = {.position = desc->position,
                         .rotation = desc->rotation,
@@ -34,15 +59,14 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
                         .parent = desc->parent,
                         .label = desc->label ? desc->label : "mesh"};
     uint32_t id = orri_node_alloc(s, ORRI_NODE_MESH, &nd, &n);
-    if (!id) {
-        orr_geometry_free(&copy);
-        return (orr_mesh){0};
-    }
+    if (!id) return (orr_mesh){0};
     orri_mesh *m = &n->u.mesh;
-    m->geometry = copy;
+    orri_geometry_share_retain(sh);
+    m->shared = sh;
+    m->geometry = sh->geometry;
     m->material = desc->material.id;
     m->visible = true;
-    m->local_box = orr_geometry_bounds(&copy);
+    m->local_box = sh->box;
     m->local_sphere = orr_dsphere_from_box(m->local_box);
     m->version = orri_scene_next_version(s);
     return (orr_mesh){id};
@@ -51,7 +75,9 @@ orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {
 void orri_mesh_release(orr_scene *s, orri_node *n) {
     if (n->kind != ORRI_NODE_MESH) return;
     orri_thin_release(s, n);
-    orr_geometry_free(&n->u.mesh.geometry);
+    orri_geometry_share_release(s, n->u.mesh.shared);
+    n->u.mesh.shared = NULL;
+    memset(&n->u.mesh.geometry, 0, sizeof n->u.mesh.geometry);
 }
 
 orr_node orr_mesh_node(orr_mesh mesh) { return (orr_node){mesh.id}; }

@@ -54,9 +54,27 @@ typedef struct orri_light {
     uint64_t version;
 } orri_light;
 
+/* Vertex data shared by meshes (geometry_share.c): immutable, reference
+ * counted by the meshes (and glTF assets) holding it. `gpu_hint` is the
+ * renderer's cache of where its GPU copy is (checked against `key`). */
+typedef struct orri_geometry_share {
+    uint32_t refs;
+    uint32_t gpu_hint;
+    uint64_t key; /* unique in the scene, never reused */
+    orr_geometry geometry;
+    orr_dbox box;
+} orri_geometry_share;
+
+orri_geometry_share *orri_geometry_share_create(orr_scene *s, const orr_geometry *g); /* NULL + error on failure */
+/* Takes `g`'s arrays (validated by the caller; *g zeroed) with no copy. */
+orri_geometry_share *orri_geometry_share_adopt(orr_scene *s, orr_geometry *g);
+void orri_geometry_share_retain(orri_geometry_share *sh);
+void orri_geometry_share_release(orr_scene *s, orri_geometry_share *sh);
+
 typedef struct orri_mesh {
-    orr_geometry geometry; /* owned copy */
-    uint32_t material;     /* material id, 0 = scene default */
+    orr_geometry geometry;       /* a view of shared->geometry (not owned) */
+    orri_geometry_share *shared; /* one reference held */
+    uint32_t material;           /* material id, 0 = scene default */
     bool visible;
     orr_dbox local_box;
     orr_dsphere local_sphere;
@@ -184,6 +202,9 @@ void orri_camera_node_rotated(orri_node *cam);
  * change bumps the camera version). */
 void orri_camera_set_floating_origin(orr_scene *s, orri_node *cam, bool on);
 void orri_mesh_release(orr_scene *s, orri_node *n);
+/* A mesh on an existing share (takes a reference on success); desc.geometry
+ * and desc.share_geometry are ignored. */
+orr_mesh orri_mesh_create_shared(orr_scene *s, const orr_mesh_desc *desc, orri_geometry_share *sh);
 
 /* ---- Queries: how the renderer reads the scene (inline: per-frame paths,
  * no allocation). Walks go over live nodes in slot order:

@@ -460,4 +460,33 @@ TEST(generations_never_revive_a_stale_handle) {
     orri_pool_deinit(&p, &a);
 }
 
+/* orr_mesh_desc.share_geometry: one reference-counted copy of the vertex
+ * data, alive while any sharer is, whatever the order of destruction
+ * (the GPU side: test_gltf_share). */
+TEST(meshes_share_geometry_in_any_order) {
+    orr_scene *s = new_scene();
+    orr_geometry box;
+    REQUIRE(orr_geometry_build_box(NULL, NULL, &box) == ORR_OK);
+    orr_mesh a = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &box});
+    orr_geometry_free(&box); /* the mesh has its own copy */
+    orr_mesh b = orr_mesh_create(s, &(orr_mesh_desc){.share_geometry = a});
+    REQUIRE(a.id && b.id);
+    orri_geometry_share *sh = orri_node_mesh(orri_scene_node(s, a.id))->shared;
+    CHECK(sh == orri_node_mesh(orri_scene_node(s, b.id))->shared && sh->refs == 2);
+    CHECK(orri_node_mesh(orri_scene_node(s, b.id))->geometry.positions == sh->geometry.positions);
+    orr_mesh_destroy(s, a); /* the original first */
+    CHECK(sh->refs == 1 && orr_mesh_get_vertex_count(s, b) == 24);
+    int before = log_count;
+    CHECK(orr_mesh_create(s, &(orr_mesh_desc){.share_geometry = a}).id == 0);
+    CHECK(logged(before, ORR_MSG_INVALID_HANDLE, "share_geometry"));
+    orr_geometry other;
+    REQUIRE(orr_geometry_build_box(NULL, NULL, &other) == ORR_OK);
+    CHECK(orr_mesh_create(s, &(orr_mesh_desc){.geometry = &other, .share_geometry = b}).id == 0);
+    CHECK(logged(before + 1, ORR_MSG_IMPOSSIBLE_OPTION, "exclusive"));
+    orr_geometry_free(&other);
+    orr_mesh c = orr_mesh_create(s, &(orr_mesh_desc){.share_geometry = b});
+    CHECK(c.id && sh->refs == 2);
+    orr_scene_destroy(s); /* both sharers with the scene: freed once (ASan) */
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
