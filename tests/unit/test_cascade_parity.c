@@ -211,4 +211,63 @@ TEST(babylon_matrices_from_babylon_corners) {
     }
 }
 
+/* The hook as the renderer will call it: the camera from Orrery's own
+ * builders (the build's look_at and Vulkan reverse-Z perspective, 640/480),
+ * eye-relative (view without translation, origin = the eye, casters shifted),
+ * against Babylon's absolute-frame transforms: T_ours = T_babylon · T(eye). */
+TEST(orrery_camera_eye_relative_against_babylon) {
+    const char *names[] = {"csm", "csm-pose2", "csm-nostab"};
+    for (int v = 0; v < 3; v++) {
+        cJSON *j = load(names[v]);
+        REQUIRE(j != NULL);
+        const cJSON *cc = obj(obj(j, "constants"), "camera");
+        orr_dvec3 eye = vec3(obj(cc, "position")), target = vec3(obj(cc, "target"));
+        double aspect = num(j, "renderWidth") / num(j, "renderHeight");
+        orri_csm_params p = params_of(j);
+        orri_csm_camera cam = {
+            orr_dmat4_look_at((orr_dvec3){0, 0, 0}, orr_dvec3_sub(target, eye), (orr_dvec3){0, 1, 0}),
+            orr_dmat4_perspective(num(cc, "fov"), aspect, num(cc, "minZ"), num(cc, "maxZ")), num(cc, "minZ"),
+            num(cc, "maxZ"), orr_wpos_from_dvec3(eye)};
+        orr_dbox box = casters_of(j);
+        box.min = orr_dvec3_sub(box.min, eye), box.max = orr_dvec3_sub(box.max, eye);
+        orri_csm_frame f;
+        REQUIRE(orri_csm_compute(&p, &cam, light_dir_of(j), box, &f));
+        double e = 0.0;
+        for (int i = 0; i < f.count; i++) {
+            orr_dmat4 bt = mat(obj(cJSON_GetArrayItem(obj(j, "cascades"), i), "transform"));
+            e = fmax(e, mat_err(f.cascade[i].transform, orr_dmat4_mul(bt, orr_dmat4_translation(eye))));
+        }
+        printf("%-40s Orrery camera, eye-relative: transform max err %.3g\n", names[v], e);
+        CHECK(e <= 5e-5);
+        cJSON_Delete(j);
+    }
+}
+
+/* The build's default mirror against Babylon's right-handed files: in the
+ * right-handed build the light space is Babylon's with x negated
+ * (Mx · transform), in the left-handed build it is Babylon's. */
+TEST(build_mirror_against_babylon_rh) {
+    const char *rh[] = {"csm-rh", "csm-pose2-rh"};
+    orr_dmat4 mx = orr_dmat4_scaling((orr_dvec3){ORR_RIGHT_HANDED ? -1.0 : 1.0, 1.0, 1.0});
+    for (int v = 0; v < 2; v++) {
+        cJSON *j = load(rh[v]);
+        REQUIRE(j != NULL);
+        REQUIRE(cJSON_IsTrue(obj(j, "useRightHandedSystem")));
+        orri_csm_params p = params_of(j);
+        p.mirror = ORRI_CSM_MIRROR_BUILD;
+        orri_csm_camera cam = camera_of(j);
+        orri_csm_frame f;
+        REQUIRE(orri_csm_compute(&p, &cam, light_dir_of(j), casters_of(j), &f));
+        double e = 0.0;
+        for (int i = 0; i < f.count; i++) {
+            orr_dmat4 want = orr_dmat4_mul(mx, mat(obj(cJSON_GetArrayItem(obj(j, "cascades"), i), "transform")));
+            e = fmax(e, mat_err(f.cascade[i].transform, want));
+        }
+        printf("%-40s build mirror %d: transform max err %.3g\n", rh[v], ORR_RIGHT_HANDED, e);
+        CHECK(f.mirrored == (ORR_RIGHT_HANDED != 0));
+        CHECK(e <= 5e-5);
+        cJSON_Delete(j);
+    }
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
