@@ -1,6 +1,7 @@
 /* cascade.c — cascaded shadow maps: settings, splits, frustum slices and the
  * per-frame entry point (cascade_int.h says what follows Babylon.js and what
  * differs). The light matrices and the texel snap are in cascade_light.c. */
+#include <float.h>
 #include <math.h>
 
 #include "orrery/handedness.h" /* read by cascade_int.h too: the mirror flag (orri_csm_mirrored) */
@@ -153,4 +154,17 @@ bool orri_csm_compute(const orri_csm_params *p, const orri_csm_camera *cam, orr_
     }
     *out = f;
     return true;
+}
+
+orr_frustum orri_csm_cull_frustum(const orri_csm_params *p, const orri_csm_cascade *c) {
+    orr_dmat4 t = c->transform; /* rewritten to zero-one depth: 0 toward the light */
+    for (int j = 0; j < 4; j++) {
+        double z = t.m[j * 4 + 2], w = t.m[j * 4 + 3];
+        if (p->depth == ORRI_CSM_DEPTH_GL) t.m[j * 4 + 2] = 0.5 * z + 0.5 * w;
+        if (p->depth == ORRI_CSM_DEPTH_REVERSED) t.m[j * 4 + 2] = w - z;
+    }
+    orr_frustum f = orr_frustum_from_matrix(t);
+    /* orr_frustum_from_matrix's planes 4 (z ≤ w) and 5 (z ≥ 0): away from and toward the light */
+    if (p->depth_clamp && !p->pcss) f.planes[5] = (orr_dplane){{0.0, 0.0, 0.0}, (double)FLT_MAX};
+    return f;
 }

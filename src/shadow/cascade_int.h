@@ -70,8 +70,17 @@
  *   casters' box (the AABB of every caster and every receiver, as Babylon's
  *   shadowCastersBoundingInfo). Then per cascade i < out.count:
  *   out.cascade[i].transform is the caster pass's view-projection (layer i)
- *   and the receiver's lightMatrix[i]; out.view_frustum_z, frustum_lengths,
- *   blend_factor, use_shadow_max_z, no_blend, depth_metric_* feed the shader.
+ *   and the receiver's lightMatrix[i] (frame → light clip: receivers multiply
+ *   their frame position, i.e. the eye-relative world position);
+ *   orri_csm_cull_frustum(&p, &out.cascade[i]) culls that layer's casters;
+ *   out.view_frustum_z, frustum_lengths, blend_factor, use_shadow_max_z,
+ *   no_blend, depth_metric_* feed the shader (cascade choice: the first i
+ *   with view_frustum_z[i] ≥ the fragment's view distance; blend with i + 1
+ *   while clamp((z_i − d) / frustum_lengths[i], 0, 1) · blend_factor < 1).
+ *   The results depend on the camera (rotation, near/far, projection), the
+ *   light direction, the casters' box, the settings and the eye's position
+ *   modulo the texel grid: recompute whenever the camera key or any of these
+ *   changes (every frame the camera moves).
  */
 #ifndef ORRI_SHADOW_CASCADE_INT_H
 #define ORRI_SHADOW_CASCADE_INT_H
@@ -179,6 +188,16 @@ void orri_csm_depth_bounds(double near, double far, double depth_min, double dep
  * near/far, map_size ≤ 0. */
 bool orri_csm_compute(const orri_csm_params *p, const orri_csm_camera *cam, orr_dvec3 light_direction, orr_dbox casters,
                       orri_csm_frame *out);
+
+/* Culling volume of one cascade for its caster pass (frame coordinates, the
+ * planes of orr_frustum_from_matrix: left, right, bottom, top, then the plane
+ * away from the light, then the one toward it). With depth clamp (and no
+ * PCSS) the plane toward the light is dropped (always inside): casters between
+ * the light and the cascade's near plane still cast, their depth clamped to
+ * the near plane, so the pass must enable depth clamping
+ * (VkPipelineRasterizationStateCreateInfo.depthClampEnable, Babylon's
+ * SM_DEPTHCLAMP). `depth` is the convention the cascade was computed with. */
+orr_frustum orri_csm_cull_frustum(const orri_csm_params *p, const orri_csm_cascade *c);
 
 /* Whether light space is mirrored (p->mirror; the build's handedness). */
 bool orri_csm_mirrored(const orri_csm_params *p);

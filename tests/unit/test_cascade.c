@@ -240,4 +240,36 @@ TEST(eye_relative_frame_matches_the_absolute_one) {
     CHECK(e < 1e-12);
 }
 
+/* Per-cascade culling: the box test against the cascade's light box, with
+ * the plane toward the light dropped under depth clamp. */
+TEST(cull_frustum_per_cascade) {
+    orri_csm_params p = scene_params();
+    orri_csm_camera cam = rel_camera(orr_wpos_from_dvec3(EYE), orr_dvec3_sub(TARGET, EYE));
+    orr_dbox box = box_add(CASTERS, orr_dvec3_neg(EYE));
+    orri_csm_frame f;
+    REQUIRE(orri_csm_compute(&p, &cam, LIGHT, box, &f));
+    const orri_csm_cascade *c0 = &f.cascade[0];
+    orr_dvec3 h = {0.5, 0.5, 0.5};
+    orr_dbox at_centre = {orr_dvec3_sub(c0->center, h), orr_dvec3_add(c0->center, h)};
+    orr_dvec3 far_away = orr_dvec3_add(c0->center, (orr_dvec3){0, 0, -150}); /* in cascade 3 only */
+    orr_dbox distant = {orr_dvec3_sub(far_away, h), orr_dvec3_add(far_away, h)};
+    orr_dvec3 up_light = orr_dvec3_sub(c0->center, orr_dvec3_scale(f.light_direction, 500.0));
+    orr_dbox toward_light = {orr_dvec3_sub(up_light, h), orr_dvec3_add(up_light, h)};
+    for (int d = 0; d < 3; d++) {
+        p.depth = (orri_csm_depth)d;
+        REQUIRE(orri_csm_compute(&p, &cam, LIGHT, box, &f));
+        orr_frustum fr = orri_csm_cull_frustum(&p, &f.cascade[0]);
+        CHECK(orr_frustum_test_box(&fr, at_centre));
+        CHECK(!orr_frustum_test_box(&fr, distant));
+        CHECK(orr_frustum_test_box(&fr, toward_light)); /* depth clamp: still a caster */
+        orr_frustum f3 = orri_csm_cull_frustum(&p, &f.cascade[3]);
+        CHECK(orr_frustum_test_box(&f3, distant));
+        orri_csm_params q = p;
+        q.depth_clamp = false;
+        orr_frustum unclamped = orri_csm_cull_frustum(&q, &f.cascade[0]);
+        CHECK(!orr_frustum_test_box(&unclamped, toward_light));
+        CHECK(orr_frustum_test_box(&unclamped, at_centre));
+    }
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
