@@ -243,6 +243,38 @@ TEST(orrery_camera_eye_relative_against_babylon) {
     }
 }
 
+/* The spec's -far variant: Babylon.js with useLargeWorldRendering (float64
+ * matrices, floating origin at the eye) still computes the cascades in
+ * absolute coordinates; ours are eye-relative: T_ours = T_babylon · T(eye). */
+TEST(babylon_large_world_against_eye_relative) {
+    cJSON *j = load("csm-far");
+    REQUIRE(j != NULL);
+    REQUIRE(cJSON_IsTrue(obj(j, "matrixUse64Bits")) && cJSON_IsTrue(obj(j, "floatingOriginMode")));
+    const cJSON *k = obj(j, "constants"), *cc = obj(k, "camera");
+    orr_dvec3 off = vec3(obj(k, "offset"));
+    orr_wpos eye = orr_wpos_add(orr_wpos_from_dvec3(off), vec3(obj(cc, "position")));
+    orr_dvec3 dir = orr_dvec3_sub(vec3(obj(cc, "target")), vec3(obj(cc, "position")));
+    orri_csm_params p = params_of(j);
+    orri_csm_camera cam = {orr_dmat4_look_at((orr_dvec3){0, 0, 0}, dir, (orr_dvec3){0, 1, 0}),
+                           orr_dmat4_perspective(num(cc, "fov"), num(j, "renderWidth") / num(j, "renderHeight"),
+                                                 num(cc, "minZ"), num(cc, "maxZ")),
+                           num(cc, "minZ"), num(cc, "maxZ"), eye};
+    orr_dbox box = casters_of(j);
+    orr_wpos bmin = orr_wpos_from_dvec3(box.min), bmax = orr_wpos_from_dvec3(box.max);
+    box = (orr_dbox){orr_wpos_sub(bmin, eye), orr_wpos_sub(bmax, eye)};
+    orri_csm_frame f;
+    REQUIRE(orri_csm_compute(&p, &cam, light_dir_of(j), box, &f));
+    double e = 0.0;
+    orr_dvec3 eye_abs = orr_wpos_to_dvec3(eye);
+    for (int i = 0; i < f.count; i++) {
+        orr_dmat4 bt = mat(obj(cJSON_GetArrayItem(obj(j, "cascades"), i), "transform"));
+        e = fmax(e, mat_err(f.cascade[i].transform, orr_dmat4_mul(bt, orr_dmat4_translation(eye_abs))));
+    }
+    printf("%-40s Orrery camera, eye-relative: transform max err %.3g\n", "csm-far (Babylon LWR, float64)", e);
+    CHECK(e <= 5e-6);
+    cJSON_Delete(j);
+}
+
 /* The build's default mirror against Babylon's right-handed files: in the
  * right-handed build the light space is Babylon's with x negated
  * (Mx · transform), in the left-handed build it is Babylon's. */

@@ -9,7 +9,8 @@
  * UniversalCamera (0,4,12) -> (0,0,-60), fov 0.8, minZ 0.5, maxZ 250; DirectionalLight direction
  * (-1,-1.5,-0.5); CascadedShadowGenerator(1024): 4 cascades, lambda 0.7, stabilizeCascades, blend 0.1,
  * shadowMaxZ 200, PCF medium, autoCalcDepthBounds off) and variants of it (VARIANTS below: a second camera
- * pose, the right-handed scene, no stabilisation, no depth clamp, explicit min/max distances), renders
+ * pose, the right-handed scene, no stabilisation, no depth clamp, explicit min/max distances, and the spec's
+ * -far variant: positions offset by (5e6, 0, 5e6) with useLargeWorldRendering), renders
  * 3 frames (the generator computes its matrices while rendering the shadow map) and writes
  * OUTDIR/csm-<variant>.json with the camera's view and projection, the casters' bounding box, the split
  * distances, the frustum lengths and each cascade's view, projection and transform matrix (Babylon's
@@ -31,6 +32,8 @@ const BASE = {
   csm: { mapSize: 1024, numCascades: 4, lambda: 0.7, stabilizeCascades: true, cascadeBlendPercentage: 0.1, shadowMaxZ: 200,
     depthClamp: null, minMaxDistance: null },
   rightHanded: false,
+  offset: [0, 0, 0],
+  largeWorld: false,
 };
 const VARIANTS = {
   csm: {},
@@ -40,6 +43,8 @@ const VARIANTS = {
   'csm-nostab': { csm: { stabilizeCascades: false } },
   'csm-noclamp': { csm: { depthClamp: false, numCascades: 3, lambda: 0.5 } },
   'csm-minmax': { csm: { numCascades: 2, minMaxDistance: [0.05, 0.7] } },
+  // the spec's -far variant: every position offset by (5e6, 0, 5e6), engine option useLargeWorldRendering
+  'csm-far': { offset: [5e6, 0, 5e6], largeWorld: true },
 };
 
 function variant(name) {
@@ -59,18 +64,19 @@ async function pageExport(C) {
   canvas.width = C.width; canvas.height = C.height;
   canvas.style.width = C.width + 'px'; canvas.style.height = C.height + 'px';
   const engine = new B.Engine(canvas, true, { preserveDrawingBuffer: true, antialias: true, stencil: true, audioEngine: false,
-    adaptToDeviceRatio: false, doNotHandleContextLost: true }, false);
+    adaptToDeviceRatio: false, doNotHandleContextLost: true, useLargeWorldRendering: C.largeWorld }, false);
   engine.setHardwareScalingLevel(1);
   engine.resize();
   const scene = new B.Scene(engine, C.rightHanded ? { useRightHandedSystem: true } : undefined);
   if (C.rightHanded) scene.useRightHandedSystem = true;
   scene.clearColor = new B.Color4(0.2, 0.2, 0.3, 1);
   const v3 = (a) => new B.Vector3(a[0], a[1], a[2]);
+  const P3 = (a) => new B.Vector3(a[0] + C.offset[0], a[1] + C.offset[1], a[2] + C.offset[2]); // positions only
   const hemi = new B.HemisphericLight('hemi', new B.Vector3(0, 1, 0), scene);
   hemi.intensity = 0.25; hemi.specular = new B.Color3(0, 0, 0); hemi.groundColor = new B.Color3(0, 0, 0);
   const std = (name, c) => { const m = new B.StandardMaterial(name, scene); m.diffuseColor = new B.Color3(c[0], c[1], c[2]); m.specularColor = new B.Color3(0, 0, 0); return m; };
   const ground = B.MeshBuilder.CreateGround('ground', { width: 30, height: 400 }, scene);
-  ground.position = new B.Vector3(0, 0, -180);
+  ground.position = P3([0, 0, -180]);
   ground.material = std('gm', [0.85, 0.85, 0.85]);
   ground.receiveShadows = true;
   const boxMat = std('bm', [0.9, 0.35, 0.25]);
@@ -78,17 +84,17 @@ async function pageExport(C) {
   for (let row = 0; row < 13; row++) {
     for (const x of [-4, 4]) {
       const b = B.MeshBuilder.CreateBox('b' + boxes.length, { size: 2 }, scene);
-      b.position = new B.Vector3(x, 1, -15 * row);
+      b.position = P3([x, 1, -15 * row]);
       b.material = boxMat; b.receiveShadows = true;
       boxes.push(b);
     }
   }
-  const cam = new B.UniversalCamera('cam', v3(C.camera.position), scene);
-  cam.setTarget(v3(C.camera.target));
+  const cam = new B.UniversalCamera('cam', P3(C.camera.position), scene);
+  cam.setTarget(P3(C.camera.target));
   cam.fov = C.camera.fov; cam.minZ = C.camera.minZ; cam.maxZ = C.camera.maxZ;
   scene.activeCamera = cam;
   const sun = new B.DirectionalLight('sun', v3(C.light.direction), scene);
-  sun.position = v3(C.light.position); sun.intensity = C.light.intensity; sun.specular = new B.Color3(0, 0, 0);
+  sun.position = P3(C.light.position); sun.intensity = C.light.intensity; sun.specular = new B.Color3(0, 0, 0);
   const g = new B.CascadedShadowGenerator(C.csm.mapSize, sun);
   g.numCascades = C.csm.numCascades;
   g.lambda = C.csm.lambda;
@@ -137,6 +143,8 @@ async function pageExport(C) {
     useReverseDepthBuffer: !!engine.useReverseDepthBuffer,
     matrixUse64Bits: !!(B.PerformanceConfigurator && B.PerformanceConfigurator.MatrixUse64Bits),
     useRightHandedSystem: scene.useRightHandedSystem,
+    floatingOriginMode: !!scene.floatingOriginMode,
+    floatingOriginOffset: scene.floatingOriginOffset ? vec(scene.floatingOriginOffset) : null,
     renderWidth: engine.getRenderWidth(), renderHeight: engine.getRenderHeight(),
     camera: { position: vec(cam.position), view: arr(cam.getViewMatrix()), projection: arr(cam.getProjectionMatrix()), minZ: cam.minZ, maxZ: cam.maxZ, fov: cam.fov },
     lightDirectionNormalized: vec(g._lightDirection),
