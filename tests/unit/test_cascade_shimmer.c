@@ -11,8 +11,10 @@
  * Controls: without the snap the same moves drift by large fractions of a
  * texel (the metric sees shimmer), and a snap computed in plain float64 at
  * 10¹² m drifts measurably (why the snap is double-double). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "harness.h"
 #include "orrery/handedness.h"
@@ -153,6 +155,25 @@ TEST(far_from_the_origin_only_the_snap_changes) {
             CHECK(fabs(a->min_extents.z - b->min_extents.z) < 1e-9); /* depth range from the casters */
             CHECK(fabs(b->snap_x) <= 1.0 / 1024 && fabs(b->snap_y) <= 1.0 / 1024);
         }
+}
+
+/* Cost of one frame's cascades on the CPU (printed for the shadow pass's
+ * budget; the check only guards against a pathological slowdown). */
+TEST(cost_per_frame) {
+    orri_csm_frame f;
+    orr_wpos e;
+    struct timespec a, b;
+    const int n = 2000;
+    double sink = 0.0;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (int k = 0; k < n; k++) {
+        REQUIRE(frame_at(scene_at(2), (orr_dvec3){k * 0.01, 4, 12}, 0.0, SNAP_ON, &f, &e));
+        sink += f.cascade[3].snap_x;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double us = ((b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) * 1e-3) / n;
+    printf("orri_csm_compute, 4 cascades: %.2f us per frame (%g)\n", us, sink * 0.0);
+    CHECK(us < 1000.0);
 }
 
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
