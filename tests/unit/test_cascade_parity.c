@@ -302,4 +302,27 @@ TEST(build_mirror_against_babylon_rh) {
     }
 }
 
+/* The render references of the shadow-csm scene (shadow-csm[-rh|-far].json,
+ * written by the parity tool's scenes/shadows.js) record the same cascades as
+ * the matrix exports: the scene the render tests compare against is the one
+ * these matrices were checked on. */
+TEST(render_references_hold_the_same_cascades) {
+    const char *pairs[3][2] = {{"shadow-csm", "csm"}, {"shadow-csm-rh", "csm-rh"}, {"shadow-csm-far", "csm-far"}};
+    for (int v = 0; v < 3; v++) {
+        cJSON *r = load(pairs[v][0]), *m = load(pairs[v][1]);
+        REQUIRE(r != NULL && m != NULL);
+        const cJSON *rc = obj(obj(obj(r, "computed"), "shadowGenerator"), "cascades");
+        REQUIRE(rc != NULL && cJSON_GetArraySize(rc) == 4);
+        double e = 0.0;
+        for (int i = 0; i < 4; i++) {
+            orr_dmat4 a = mat(obj(cJSON_GetArrayItem(rc, i), "transform"));
+            orr_dmat4 b = mat(obj(cJSON_GetArrayItem(obj(m, "cascades"), i), "transform"));
+            e = fmax(e, mat_err(a, b));
+        }
+        CHECK(e == 0.0);
+        cJSON_Delete(r);
+        cJSON_Delete(m);
+    }
+}
+
 int main(int argc, char **argv) { return RUN_TESTS(argc, argv); }
