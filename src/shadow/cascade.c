@@ -21,6 +21,7 @@ orri_csm_params orri_csm_params_default(void) {
         .blend_percentage = 0.1,
         .depth = ORRI_CSM_DEPTH_ZERO_ONE,
         .mirror = ORRI_CSM_MIRROR_BUILD,
+        .snap_anchor = {{0, 0, 0}, {0.0, 0.0, 0.0}},
     };
 }
 

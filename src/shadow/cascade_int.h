@@ -39,10 +39,11 @@
  *   normally the eye-relative one (the camera's view without translation, the
  *   eye at the origin: orr_camera_get_view_matrix under floating origin).
  *   `origin` is the absolute world position of that frame's (0, 0, 0); the
- *   texel snap projects the world origin, which is −origin in the frame, with
- *   compensated (double-double) arithmetic, so the texel grid stays fixed in
- *   the world to ~10⁻⁹ texel 10¹² m and more from the origin. With the plain
- *   absolute frame (origin = 0) this is exactly Babylon's snap.
+ *   texel snap projects the world origin (or params.snap_anchor), which is
+ *   −origin in the frame, with compensated (double-double) arithmetic, so the
+ *   texel grid stays fixed in the world to ~10⁻¹² texel 10¹² m and more from
+ *   the origin. With the plain absolute frame (origin = 0) and the default
+ *   anchor this is exactly Babylon's snap.
  * - The light basis is built from the normalised light direction itself
  *   (Babylon normalises centre − position, the same direction up to rounding),
  *   so it does not change in its last bits when the camera moves.
@@ -123,6 +124,13 @@ typedef struct orri_csm_params {
     double blend_percentage; /* [cascadeBlendPercentage] default 0.1 */
     orri_csm_depth depth;    /* default ORRI_CSM_DEPTH_ZERO_ONE */
     orri_csm_mirror mirror;  /* default ORRI_CSM_MIRROR_BUILD */
+    /* Absolute point the texel grid is anchored at (projected onto a texel
+     * corner). Default (zero) the world origin, as Babylon.js. Any fixed point
+     * keeps the grid fixed in the world (no shimmer); anchoring at a scene's own
+     * origin makes its shadows identical wherever the scene is placed
+     * (Babylon.js's grid phase changes with the offset: its shadow-csm-far
+     * render differs from shadow-csm by MAD 0.41, docs/decisions.md 41). */
+    orr_wpos snap_anchor;
 } orri_csm_params;
 
 /* The camera, in the pass's frame. */
@@ -206,9 +214,10 @@ bool orri_csm_mirrored(const orri_csm_params *p);
 /* Babylon's light box and matrices for one cascade whose corners are set. */
 void orri_csm_cascade_matrices(const orri_csm_params *p, orr_dvec3 dir, orr_dbox casters, orr_wpos origin,
                                orri_csm_cascade *c);
-/* Clip x, y of the absolute world origin under `transform` (frame → clip)
- * whose frame origin is `origin`, in texel units (× map_size / 2), as a
+/* Clip x, y of the absolute position `anchor` under `transform` (frame →
+ * clip) whose frame origin is `origin`, in texel units (× map_size / 2), as a
  * double-double sum hi + lo; exact to ~10⁻²⁰ of |hi|. */
-void orri_csm_origin_texels(orr_dmat4 transform, orr_wpos origin, int map_size, double hi[2], double lo[2]);
+void orri_csm_anchor_texels(orr_dmat4 transform, orr_wpos origin, orr_wpos anchor, int map_size, double hi[2],
+                            double lo[2]);
 
 #endif

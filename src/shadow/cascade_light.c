@@ -1,7 +1,7 @@
 /* cascade_light.c — one cascade's light box, view, orthographic projection and
  * texel snap (Babylon.js CascadedShadowGenerator._computeCascadeFrustum and
- * _computeMatrices, cascade_int.h). The snap projects the absolute world
- * origin in double-double arithmetic (Dekker/Knuth two-sum and an FMA
+ * _computeMatrices, cascade_int.h). The snap projects the grid anchor (the
+ * absolute world origin by default) in double-double arithmetic (Dekker/Knuth two-sum and an FMA
  * two-product), so the grid it fixes does not drift far from the origin. */
 #include <math.h>
 #include <stdint.h>
@@ -31,21 +31,26 @@ static dd two_prod(double a, double b, double k) {
     return (dd){p * k, fma(a, b, -p) * k};
 }
 
-/* −a · o for one coordinate o = cell · 2²⁰ + local, cells split in 32-bit
- * halves so that each product is exact whatever the cell. */
-static dd neg_times_coord(double a, int64_t cell, double local) {
+/* a · (anchor − origin) for one coordinate, each position cell · 2²⁰ +
+ * local; the cell difference is split in 32-bit halves so that every product
+ * is exact whatever the cells (|difference| < 2⁶³ within ORR_CELL_MAX). */
+static dd times_coord(double a, int64_t anchor_cell, double anchor_local, int64_t origin_cell, double origin_local) {
+    int64_t cell = anchor_cell - origin_cell;
     int64_t ch = cell / INT64_C(4294967296), cl = cell - ch * INT64_C(4294967296);
-    dd s = two_prod(-a, (double)ch, 0x1p52);
-    s = dd_add(s, two_prod(-a, (double)cl, 0x1p20));
-    return dd_add(s, two_prod(-a, local, 1.0));
+    dd s = two_prod(a, (double)ch, 0x1p52);
+    s = dd_add(s, two_prod(a, (double)cl, 0x1p20));
+    s = dd_add(s, two_prod(a, anchor_local, 1.0));
+    return dd_add(s, two_prod(-a, origin_local, 1.0));
 }
 
-void orri_csm_origin_texels(orr_dmat4 t, orr_wpos origin, int map_size, double hi[2], double lo[2]) {
-    const int64_t cell[3] = {origin.cell.x, origin.cell.y, origin.cell.z};
-    const double local[3] = {origin.local.x, origin.local.y, origin.local.z};
+void orri_csm_anchor_texels(orr_dmat4 t, orr_wpos origin, orr_wpos anchor, int map_size, double hi[2], double lo[2]) {
+    const int64_t oc[3] = {origin.cell.x, origin.cell.y, origin.cell.z};
+    const int64_t ac[3] = {anchor.cell.x, anchor.cell.y, anchor.cell.z};
+    const double ol[3] = {origin.local.x, origin.local.y, origin.local.z};
+    const double al[3] = {anchor.local.x, anchor.local.y, anchor.local.z};
     for (int r = 0; r < 2; r++) {
         dd u = {t.m[12 + r], 0.0};
-        for (int j = 0; j < 3; j++) u = dd_add(u, neg_times_coord(t.m[j * 4 + r], cell[j], local[j]));
+        for (int j = 0; j < 3; j++) u = dd_add(u, times_coord(t.m[j * 4 + r], ac[j], al[j], oc[j], ol[j]));
         double k = map_size * 0.5;
         dd v = two_prod(u.hi, k, 1.0);
         v.lo += u.lo * k;
@@ -167,7 +172,7 @@ void orri_csm_cascade_matrices(const orri_csm_params *p, orr_dvec3 dir, orr_dbox
     c->min_extents.z = zmin;
     c->max_extents.z = zmax;
     double hi[2], lo[2];
-    orri_csm_origin_texels(orr_dmat4_mul(c->projection, c->view), origin, p->map_size, hi, lo);
+    orri_csm_anchor_texels(orr_dmat4_mul(c->projection, c->view), origin, p->snap_anchor, p->map_size, hi, lo);
     c->snap_x = round_offset(hi[0], lo[0]) * 2.0 / p->map_size;
     c->snap_y = round_offset(hi[1], lo[1]) * 2.0 / p->map_size;
     c->projection.m[12] += c->snap_x;

@@ -124,7 +124,7 @@ TEST(snap_puts_the_world_origin_on_a_texel_corner) {
     REQUIRE(orri_csm_compute(&p, &cam, LIGHT, box_add(CASTERS, orr_dvec3_neg(EYE)), &f));
     for (int i = 0; i < f.count; i++) {
         double hi[2], lo[2];
-        orri_csm_origin_texels(f.cascade[i].transform, eye, p.map_size, hi, lo);
+        orri_csm_anchor_texels(f.cascade[i].transform, eye, p.snap_anchor, p.map_size, hi, lo);
         for (int r = 0; r < 2; r++) CHECK(fabs((hi[r] - round(hi[r])) + lo[r]) < 1e-9);
         CHECK(fabs(f.cascade[i].snap_x) <= 1.0 / p.map_size && fabs(f.cascade[i].snap_y) <= 1.0 / p.map_size);
         CHECK_NEAR(f.cascade[i].texel_size * p.map_size, f.cascade[i].max_extents.x - f.cascade[i].min_extents.x,
