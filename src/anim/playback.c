@@ -195,6 +195,7 @@ void orr_scene_animate(orr_scene *s, double seconds) {
         orri_misuse(s->ctx, ORR_MSG_NOT_FINITE, "orr_scene_animate: seconds is not finite");
         return;
     }
+    if (s->sprites_animate) s->sprites_animate(s, seconds); /* sprite frame animations (src/sprite) */
     if (!s->anim) return;
     bool any_ended = false;
     for (orr_animation_group *g = s->anim->groups; g; g = g->next) {

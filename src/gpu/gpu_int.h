@@ -350,6 +350,7 @@ typedef struct orri_graphics_desc {
     bool dynamic_front_face; /* set per draw (mirrored meshes) */
     orri_blend blend;
     bool no_depth_write;
+    bool no_color_write; /* depth-only pass (colour write mask 0): sprite depth pre-pass, shadow casters */
     const char *label;
 } orri_graphics_desc;
 orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, VkPipeline *out);

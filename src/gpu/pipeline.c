@@ -88,6 +88,7 @@ orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, Vk
          .pName = "main"},
     };
     VkPipelineColorBlendAttachmentState blend = blend_state(d->blend);
+    if (d->no_color_write) blend.colorWriteMask = 0;
     VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_FRONT_FACE};
     VkGraphicsPipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,

@@ -36,6 +36,7 @@ void orr_scene_destroy(orr_scene *s) {
     while (s->pools) orr_instance_pool_destroy(s->pools); /* children go first (core.h contract) */
     if (s->gltf_release) s->gltf_release(s);              /* glTF copies, before the groups they own */
     if (s->anim_release) s->anim_release(s);              /* animation groups and skins (src/anim) */
+    if (s->sprites_release) s->sprites_release(s);        /* sprite managers (src/sprite), before the renderer */
     if (s->render_state_release) s->render_state_release(s);
     for (uint32_t i = 0; i < s->nodes.capacity; i++)
         if (s->nodes.live[i]) orri_mesh_release(s, orri_pool_at(&s->nodes, i));

@@ -162,6 +162,11 @@ struct orr_scene {
      * the hook the loader sets. */
     struct orr_gltf *gltfs;
     void (*gltf_release)(orr_scene *scene);
+    /* Sprite managers (src/sprite), destroyed with the scene and advanced by
+     * orr_scene_animate through the hooks the sprite module sets. */
+    struct orr_sprite_manager *sprites;
+    void (*sprites_release)(orr_scene *scene);
+    void (*sprites_animate)(orr_scene *scene, double seconds);
 };
 
 /* Creates a scene on `host` (orr_scene_create is the engine's front for it). */

@@ -1,0 +1,222 @@
+/* sprite_gpu.c — the sprites' render plugin: one per scene (installed with
+ * the scene's first manager, removed with its last), drawing every manager
+ * at ORRI_STAGE_AFTER_OPAQUE (after opaque meshes, before transparent ones,
+ * as Babylon.js renders sprites).
+ *
+ * Per manager and frame slot: a host-visible storage buffer of packed sprites
+ * (orri_gpu_sprite, grown to a power of two), the indirect draw arguments
+ * (instance count written by the upload, so the secondary is recorded only
+ * when a buffer or the sheet changes) and a descriptor set (frame block,
+ * sprites, sheet). The upload repacks a manager only when its sprites, the
+ * camera or the floating-origin mode changed (orri_sprite_pack: anchors
+ * through the eye seam, CPU frustum culling, back-to-front sort).
+ *
+ * Draws: FACING managers record a depth pre-pass (alpha test at the cutoff,
+ * no colour writes) and a blended colour pass (ALPHA_COMBINE, no depth
+ * writes, depth test GREATER_OR_EQUAL: Babylon.js's LEQUAL in reverse-Z);
+ * CUTOUT managers one opaque pass with the alpha test and depth writes.
+ * Pipelines live in sprite_pipe.c.
+ */
+#include <string.h>
+
+#include "orrery/handedness.h"
+#include "sprite/sprite_gpu_int.h"
+
+static orri_sprite_shared *shared_of(orr_scene *s) {
+    for (orr_sprite_manager *m = s->sprites; m; m = m->next)
+        if (m->gpu) return m->gpu->sh;
+    return NULL;
+}
+
+static orr_result plugin_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, VkCommandBuffer primary,
+                                void *state, bool *rerecord);
+static orr_result plugin_record(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, int stage,
+                                VkCommandBuffer cmd, void *state);
+
+static void plugin_release(orr_engine *e, orr_scene *s, void *state) {
+    (void)s;
+    orri_sprite_shared_release(e, state);
+}
+
+static orr_result shared_get(orr_sprite_manager *m, orri_sprite_shared **out) {
+    orr_scene *s = m->scene;
+    orr_engine *e = orr_scene_engine(s);
+    *out = shared_of(s);
+    if (*out) return ORR_OK;
+    orri_sprite_shared *sh = NULL;
+    orr_result r = orri_sprite_shared_create(e, &sh);
+    orri_render_plugin p = {
+        .name = "sprites", .state = sh, .update = plugin_update, .record = plugin_record, .release = plugin_release};
+    if (r == ORR_OK) r = orri_scene_add_plugin(e, s, &p, &sh->plugin);
+    if (r != ORR_OK) {
+        if (sh) orri_sprite_shared_release(e, sh);
+        return r;
+    }
+    *out = sh;
+    return ORR_OK;
+}
+
+static orr_result manager_pool(orr_engine *e, orri_sprite_gpu *g) {
+    uint32_t n = ORRI_MAX_FRAMES;
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, n},
+                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n},
+                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n}};
+    VkDescriptorPoolCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = n, .poolSizeCount = 3, .pPoolSizes = sizes};
+    orr_result r = orri_vk_check(&e->gpu, vkCreateDescriptorPool(e->gpu.device, &pi, NULL, &g->pool), "sprite pool");
+    for (uint32_t i = 0; r == ORR_OK && i < e->gpu.frame_count; i++) {
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = g->pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &g->sh->set_layout};
+        r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->sets[i]), "sprite set");
+        if (r == ORR_OK)
+            r = orri_buffer_create(&e->gpu, sizeof(VkDrawIndirectCommand), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                   ORRI_MEM_HOST, "sprite draw arguments", &g->indirect[i]);
+        if (r == ORR_OK) memcpy(g->indirect[i].mapped, &(VkDrawIndirectCommand){6, 0, 0, 0}, 16);
+    }
+    return r;
+}
+
+orr_result orri_sprite_gpu_attach(orr_sprite_manager *m) {
+    orr_engine *e = orr_scene_engine(m->scene);
+    orri_sprite_gpu *g = orri_alloc(&e->host.ctx.allocator, sizeof *g);
+    if (!g) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "sprites '%s'", m->label);
+    orr_result r = shared_get(m, &g->sh);
+    if (r == ORR_OK) r = manager_pool(e, g);
+    if (r == ORR_OK) {
+        g->sh->users++;
+        g->attached = true;
+        m->gpu = g;
+        return ORR_OK;
+    }
+    m->gpu = g;
+    orri_sprite_gpu_detach(m);
+    return r;
+}
+
+void orri_sprite_gpu_detach(orr_sprite_manager *m) {
+    orr_engine *e = orr_scene_engine(m->scene);
+    orri_sprite_gpu *g = m->gpu;
+    m->gpu = NULL;
+    for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++) {
+        orri_buffer_destroy_deferred(&e->gpu, &g->sprites[i]);
+        orri_buffer_destroy_deferred(&e->gpu, &g->indirect[i]);
+    }
+    if (g->pool) orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_POOL, .u.pool = g->pool});
+    orri_sprite_shared *sh = g->sh;
+    bool counted = g->attached;
+    orri_free(&e->host.ctx.allocator, g);
+    if (!sh) return;
+    if (counted) sh->users--;
+    /* The last manager of the scene takes the plugin away (its release frees sh). */
+    if (!shared_of(m->scene) && sh->users == 0) orri_scene_remove_plugin(e, m->scene, sh->plugin);
+}
+
+/* ---- per frame ------------------------------------------------------------------ */
+
+typedef struct anchor_ctx {
+    const orr_engine *e;
+    const orri_view *v;
+} anchor_ctx;
+
+static orr_dvec3 anchor(const void *user, orr_wpos p) {
+    const anchor_ctx *a = user;
+    return orri_eye_wpos(a->e, a->v, p); /* the one eye seam */
+}
+
+/* Sprites buffer of slot `i` for at least `n` sprites; true when replaced. */
+static orr_result ensure_buffer(orr_engine *e, orri_sprite_gpu *g, uint32_t i, uint32_t n, bool *replaced) {
+    if (g->sprites[i].buffer && g->capacity[i] >= n) return ORR_OK;
+    uint32_t cap = 64;
+    while (cap < n) cap *= 2;
+    orri_buffer_destroy_deferred(&e->gpu, &g->sprites[i]);
+    orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(orri_gpu_sprite),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST, "sprites", &g->sprites[i]);
+    if (r != ORR_OK) return r;
+    g->capacity[i] = cap;
+    *replaced = true;
+    return ORR_OK;
+}
+
+static void write_set(orr_engine *e, orr_sprite_manager *m, uint32_t i) {
+    orri_sprite_gpu *g = m->gpu;
+    orri_texture *t = orri_texture_get(e, m->desc.texture);
+    if (!t) t = orri_texture_fallback(e, false);
+    VkDescriptorBufferInfo ub = {g->sh->ubo[i].buffer, 0, sizeof(orri_sprite_frame_block)};
+    VkDescriptorBufferInfo sb = {g->sprites[i].buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorImageInfo im = {t->sampler, t->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet w[3] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = g->sets[i],
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .pBufferInfo = &ub},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = g->sets[i],
+         .dstBinding = 1,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &sb},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = g->sets[i],
+         .dstBinding = 2,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = &im},
+    };
+    vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    g->written_image[i] = t->image.image;
+    g->written_buffer[i] = g->sprites[i].buffer;
+}
+
+static orr_result update_manager(orr_engine *e, orr_sprite_manager *m, const orri_view *v, uint32_t slot,
+                                 bool *rerecord) {
+    orri_sprite_gpu *g = m->gpu;
+    bool replaced = false;
+    orr_result r = ensure_buffer(e, g, slot, m->count, &replaced);
+    if (r != ORR_OK) return r;
+    orri_texture *t = orri_texture_get(e, m->desc.texture);
+    VkImage img = (t ? t : orri_texture_fallback(e, false))->image.image;
+    if (replaced || img != g->written_image[slot] || g->written_buffer[slot] != g->sprites[slot].buffer) {
+        write_set(e, m, slot);
+        *rerecord = true;
+    }
+    uint64_t key = orri_sprite_mix(orri_sprite_mix(v->camera_version, m->version), (uint64_t)v->fo + 1);
+    if (!replaced && g->key[slot] == key) return ORR_OK;
+    anchor_ctx ac = {e, v};
+    orri_sprite_frame f = {anchor, &ac, v->view, &v->frustum, ORR_RIGHT_HANDED != 0};
+    bool sort = m->desc.kind == ORR_SPRITE_FACING && m->desc.depth_sort.value;
+    uint32_t n = 0;
+    r = orri_sprite_pack(m, &f, sort, g->sprites[slot].mapped, &n);
+    if (r != ORR_OK) return r;
+    ((VkDrawIndirectCommand *)g->indirect[slot].mapped)->instanceCount = n;
+    g->key[slot] = key;
+    g->drawn[slot] = n;
+    e->gpu.bytes_uploaded += (uint64_t)n * sizeof(orri_gpu_sprite);
+    return ORR_OK;
+}
+
+static orr_result plugin_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, VkCommandBuffer primary,
+                                void *state, bool *rerecord) {
+    (void)primary;
+    orri_sprite_shared_frame(e, state, v, slot);
+    for (orr_sprite_manager *m = s->sprites; m; m = m->next) {
+        if (!m->gpu) continue;
+        orr_result r = update_manager(e, m, v, slot, rerecord);
+        if (r != ORR_OK) return r;
+    }
+    return ORR_OK;
+}
+
+static orr_result plugin_record(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, int stage,
+                                VkCommandBuffer cmd, void *state) {
+    (void)v;
+    if (stage != ORRI_STAGE_AFTER_OPAQUE) return ORR_OK;
+    orri_cmd_label_begin(&e->gpu, cmd, "sprites");
+    for (orr_sprite_manager *m = s->sprites; m; m = m->next)
+        if (m->gpu) orri_sprite_record_manager(e, state, m, slot, cmd);
+    orri_cmd_label_end(&e->gpu, cmd);
+    return ORR_OK;
+}

@@ -1,0 +1,57 @@
+/* sprite_gpu_int.h — the GPU half of sprites (sprite_gpu.c, sprite_pipe.c). */
+#ifndef ORRI_SPRITE_GPU_INT_H
+#define ORRI_SPRITE_GPU_INT_H
+
+#include "render/render_int.h"
+#include "sprite/sprite_int.h"
+
+static inline uint64_t orri_sprite_mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0x100000001b3ull;
+}
+
+/* shaders/sprite_common.glsl SpriteFrame. */
+typedef struct orri_sprite_frame_block {
+    orr_mat4f view, projection;
+} orri_sprite_frame_block;
+
+/* shaders/sprite_common.glsl SpritePush. */
+typedef struct orri_sprite_push {
+    float cell_uv[2];
+    float columns, cutoff, epsilon;
+    uint32_t alpha_test;
+} orri_sprite_push;
+
+/* One per scene: the plugin's state. */
+typedef struct orri_sprite_shared {
+    orri_render_plugin *plugin;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline prepass, blend, cutout;
+    orri_buffer ubo[ORRI_MAX_FRAMES];
+    uint64_t ubo_key[ORRI_MAX_FRAMES];
+    uint32_t users; /* managers attached */
+} orri_sprite_shared;
+
+/* One per manager. */
+struct orri_sprite_gpu {
+    orri_sprite_shared *sh;
+    VkDescriptorPool pool;
+    VkDescriptorSet sets[ORRI_MAX_FRAMES];
+    orri_buffer sprites[ORRI_MAX_FRAMES], indirect[ORRI_MAX_FRAMES];
+    uint32_t capacity[ORRI_MAX_FRAMES];
+    uint64_t key[ORRI_MAX_FRAMES];
+    VkImage written_image[ORRI_MAX_FRAMES];
+    VkBuffer written_buffer[ORRI_MAX_FRAMES];
+    uint32_t drawn[ORRI_MAX_FRAMES];
+    bool attached; /* counted in sh->users */
+};
+
+orr_result orri_sprite_shared_create(orr_engine *e, orri_sprite_shared **out);
+void orri_sprite_shared_release(orr_engine *e, orri_sprite_shared *sh);
+/* The frame block of slot `slot` (view and projection in the upload frame). */
+void orri_sprite_shared_frame(orr_engine *e, orri_sprite_shared *sh, const orri_view *v, uint32_t slot);
+void orri_sprite_record_manager(orr_engine *e, orri_sprite_shared *sh, orr_sprite_manager *m, uint32_t slot,
+                                VkCommandBuffer cmd);
+
+#endif
