@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "orrery/handedness.h"
 #include "sprite/sprite_int.h"
 
 orr_sprite_manager_desc orr_sprite_manager_desc_defaults(const orr_sprite_manager_desc *desc) {

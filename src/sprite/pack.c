@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "orrery/handedness.h"
 #include "sprite/sprite_int.h"
 
 double orri_sprite_view_depth(const orri_sprite_frame *f, orr_dvec3 p) {

@@ -14,6 +14,7 @@
  */
 #include <math.h>
 
+#include "orrery/handedness.h"
 #include "orrery/instances.h"
 #include "sprite/sprite_int.h"
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "orrery/handedness.h"
 #include "sprite/sprite_int.h"
 
 static orri_ctx *ctx_of(const orr_sprite_manager *m) { return m ? m->scene->ctx : NULL; }

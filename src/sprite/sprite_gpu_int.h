@@ -2,6 +2,7 @@
 #ifndef ORRI_SPRITE_GPU_INT_H
 #define ORRI_SPRITE_GPU_INT_H
 
+#include "orrery/handedness.h"
 #include "render/render_int.h"
 #include "sprite/sprite_int.h"
 

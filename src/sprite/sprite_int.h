@@ -13,6 +13,7 @@
 #ifndef ORRI_SPRITE_INT_H
 #define ORRI_SPRITE_INT_H
 
+#include "orrery/handedness.h"
 #include "core/core_int.h"
 #include "orrery/sprite.h"
 #include "scene/scene_int.h"

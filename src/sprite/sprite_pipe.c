@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "orrery/handedness.h"
 #include "sprite/sprite_gpu_int.h"
 
 extern const uint32_t orri_spv_sprite_vert[], orri_spv_sprite_frag[];
