@@ -167,6 +167,24 @@ void orr_node_set_world_position(orr_scene *scene, orr_node node, orr_wpos posit
 /* Cell + world translation within the cell. */
 orr_wpos orr_node_get_world_position(orr_scene *scene, orr_node node);
 
+/* Babylon.js TransformNode.billboardMode (values as BILLBOARDMODE_*): the
+ * node turns to face the camera about the axes in the mode, as Babylon.js's
+ * computeWorldMatrix does (the camera's rotation, not its position; a parent's
+ * rotation is dropped, its scale and translation kept). Applied where the
+ * node is drawn (meshes, their thin instances as a group); children keep the
+ * node's un-billboarded world. Modes other than X|Y|Z combinations are misuse. */
+typedef enum orr_billboard_mode {
+    ORR_BILLBOARD_NONE = 0,
+    ORR_BILLBOARD_X = 1,
+    ORR_BILLBOARD_Y = 2,
+    ORR_BILLBOARD_Z = 4,
+    ORR_BILLBOARD_ALL = 7,
+} orr_billboard_mode;
+void orr_node_set_billboard_mode(orr_scene *scene, orr_node node, uint32_t mode);
+uint32_t orr_node_get_billboard_mode(const orr_scene *scene, orr_node node);
+/* The world the node is drawn with for `camera` (its plain world when not billboarded). */
+orr_dmat4 orr_node_get_billboard_world_matrix(orr_scene *scene, orr_node node, orr_camera camera);
+
 /* ---- cameras --------------------------------------------------------------------- */
 /* Babylon.js cameras (TargetCamera / UniversalCamera, ArcRotateCamera), float64.
  *

@@ -73,7 +73,8 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
     if (d->planet) {
         /* Mesh rotation/scale in float32; mesh translation − eye in float64
          * (cells first), handed over as double-single. */
-        const orr_dmat4 *w = orri_node_world(s, n, NULL);
+        orr_dmat4 billboard;
+        const orr_dmat4 *w = orri_node_draw_world(s, n, &fv->view, fv->camera_version, &billboard, NULL);
         orr_dmat4 rs = *w;
         rs.m[12] = rs.m[13] = rs.m[14] = 0;
         c->mesh_world = orr_dmat4_to_f32(rs);

@@ -312,7 +312,8 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         orri_node *n = orri_scene_node(s, d->node);
         orri_material *m = orri_scene_material(s, d->material);
         uint64_t wv;
-        const orr_dmat4 *world = orri_node_world(s, n, &wv);
+        orr_dmat4 billboard; /* billboarded meshes: their world for this camera */
+        const orr_dmat4 *world = orri_node_draw_world(s, n, &fv->view, fv->camera_version, &billboard, &wv);
         orr_cell3 cell = orri_node_cell(s, n);
         /* The mesh translation in the upload frame, once: the culling sphere
          * (same frame as the planes) and the camera-only re-pack both use it. */

@@ -93,7 +93,8 @@ typedef struct orri_node {
     orr_dvec3 position, rotation, scaling;
     orr_dquat quat;
     bool has_quat;
-    orr_cell3 cell; /* root nodes only: integer cell (orrery/wpos.h) */
+    orr_cell3 cell;    /* root nodes only: integer cell (orrery/wpos.h) */
+    uint8_t billboard; /* orr_billboard_mode (billboard.c) */
     uint64_t local_version;
     /* cache */
     orr_dmat4 world;
@@ -188,6 +189,20 @@ orri_node *orri_node_get_kind(const orr_scene *s, uint32_t id, orri_node_kind ki
 uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc *desc, orri_node **out);
 /* World matrix and version (recomputed lazily, recursively). */
 const orr_dmat4 *orri_node_world(orr_scene *s, orri_node *n, uint64_t *version);
+/* billboard.c: the world of a billboarded node (n->billboard != 0) for a
+ * camera with view matrix `view` (only its rotation is read). */
+orr_dmat4 orri_billboard_world(orr_scene *s, orri_node *n, const orr_dmat4 *view);
+/* The world `n` is drawn with: its world, or for a billboarded node its
+ * billboard world for `view` (in *tmp), whose version also changes with the
+ * camera's (`camera_version`). */
+static inline const orr_dmat4 *orri_node_draw_world(orr_scene *s, orri_node *n, const orr_dmat4 *view,
+                                                    uint64_t camera_version, orr_dmat4 *tmp, uint64_t *version) {
+    const orr_dmat4 *w = orri_node_world(s, n, version);
+    if (!n->billboard) return w;
+    *tmp = orri_billboard_world(s, n, view);
+    if (version) *version = (*version * 0x9e3779b97f4a7c15ull) ^ (camera_version + 0x632be59bd9b4e019ull);
+    return tmp;
+}
 void orri_node_touch(orr_scene *s, orri_node *n);
 /* Camera helpers for the renderer. */
 orr_dvec3 orri_camera_eye(orr_scene *s, orri_node *cam);

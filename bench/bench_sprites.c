@@ -1,0 +1,167 @@
+/* bench_sprites — sprites at scale (issue 12, "Benchmarks"):
+ *
+ *  1. pack (the upload): orri_sprite_pack over N sprites at 10^12 m with the
+ *     eye-relative anchor (cells first) and frustum culling off, into a
+ *     plain buffer: ns per sprite, unsorted (CUTOUT) and sorted back to
+ *     front (FACING: radix sort included).
+ *  2. frames: N FACING sprites on a field under floating origin, the camera
+ *     orbiting (every frame repacks and resorts) against a raw instanced-quad
+ *     baseline in the same run: the same N quads as thin instances of one
+ *     plane (unlit, no culling), the same camera path. Median CPU ms of
+ *     orr_engine_render and GPU ms of the render pass (gpu_timing), and the
+ *     ratio baseline / sprites (target >= 0.9).
+ *
+ *     bench_sprites [N] [frames] [--size WxH]     (defaults 1000000, 20, 1280x720)
+ * Output: a table, then `BENCH name value unit` lines. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <orrery/large_world.h>
+#include <orrery/orrery.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_frame.h"
+#include "sprite/sprite_int.h"
+
+static double wall_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static orr_wpos far_base(void) { return orr_wpos_from_dvec3((orr_dvec3){1e12, 0, 1e12}); }
+
+static orr_wpos eye_pos;
+static orr_dvec3 eye_relative(const void *user, orr_wpos p) {
+    (void)user;
+    return orr_wpos_sub(p, eye_pos);
+}
+
+static orr_dvec3 field_point(uint32_t i, uint32_t n) {
+    uint32_t side = (uint32_t)ceil(sqrt((double)n));
+    return (orr_dvec3){(i % side) * 0.5 - side * 0.25, 1 + (i % 7) * 0.1, (i / side) * 0.5 - side * 0.25};
+}
+
+static void fill(orr_sprite_manager *m, uint32_t n) {
+    orr_wpos base = far_base();
+    for (uint32_t i = 0; i < n; i++)
+        orr_sprite_create(m, &(orr_sprite_desc){.position = orr_wpos_add(base, field_point(i, n)),
+                                                .cell_index = i % 8,
+                                                .width = ORR_F64(0.4),
+                                                .height = ORR_F64(0.4)});
+}
+
+static void bench_pack(orr_engine *e, orr_texture sheet, uint32_t n) {
+    orr_scene *s;
+    orr_scene_create(e, &(orr_scene_desc){.label = "pack"}, &s);
+    orr_sprite_manager *m;
+    if (orr_sprite_manager_create(s, &(orr_sprite_manager_desc){.texture = sheet, .cell_width = 64, .capacity = n},
+                                  &m) != ORR_OK)
+        exit(1);
+    fill(m, n);
+    orri_gpu_sprite *out = malloc((size_t)n * sizeof *out);
+    eye_pos = orr_wpos_add(far_base(), (orr_dvec3){0, 30, -60});
+    orri_sprite_frame f = {eye_relative, NULL,
+                           orr_dmat4_look_at_lh((orr_dvec3){0, 0, 0}, (orr_dvec3){0, -30, 60}, (orr_dvec3){0, 1, 0}),
+                           NULL, false};
+    double best[2] = {1e30, 1e30};
+    for (int rep = 0; rep < 5; rep++)
+        for (int sort = 0; sort < 2; sort++) {
+            uint32_t count = 0;
+            double t0 = wall_ms();
+            orri_sprite_pack(m, &f, sort, out, &count);
+            double t = wall_ms() - t0;
+            if (t < best[sort]) best[sort] = t;
+        }
+    printf("pack %u sprites: unsorted %.2f ns/sprite, sorted %.2f ns/sprite\n", n, best[0] * 1e6 / n,
+           best[1] * 1e6 / n);
+    printf("BENCH sprite_pack_unsorted %.2f ns/sprite\nBENCH sprite_pack_sorted %.2f ns/sprite\n", best[0] * 1e6 / n,
+           best[1] * 1e6 / n);
+    free(out);
+    orr_scene_destroy(s);
+}
+
+static orr_scene *frame_scene(orr_engine *e, orr_texture sheet, uint32_t n, bool sprites, orr_camera *cam) {
+    orr_scene *s;
+    orr_scene_create(e, &(orr_scene_desc){.label = sprites ? "sprites" : "baseline"}, &s);
+    orr_wpos base = far_base();
+    *cam = orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){.alpha = 0.3, .beta = 1.0, .radius = 60, .target = base.local, .far = 2000});
+    orr_node_set_cell(s, orr_camera_node(*cam), base.cell);
+    if (sprites) {
+        orr_sprite_manager *m;
+        orr_sprite_manager_create(s, &(orr_sprite_manager_desc){.texture = sheet, .cell_width = 64, .capacity = n}, &m);
+        fill(m, n);
+        return s;
+    }
+    orr_geometry g;
+    orr_geometry_build_plane(&(orr_plane_desc){.size = 0.4}, NULL, &g);
+    orr_material mat =
+        orr_standard_material_create(s, &(orr_standard_material_desc){.disable_lighting = true, .emissive = {1, 1, 1}});
+    orr_mesh q = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = mat, .label = "quads"});
+    orr_geometry_free(&g);
+    orr_node_set_world_position(s, orr_mesh_node(q), base);
+    float *mats = malloc((size_t)n * 64);
+    for (uint32_t i = 0; i < n; i++) {
+        orr_mat4f t = orr_dmat4_to_f32(orr_dmat4_translation(field_point(i, n)));
+        memcpy(mats + 16 * (size_t)i, t.m, 64);
+    }
+    orr_instances_set(s, q, mats, n);
+    free(mats);
+    return s;
+}
+
+static bench_figures run_frames(orr_engine *e, orr_scene *s, orr_camera cam, int frames) {
+    bench_figures sum = {0};
+    for (int f = 0; f < frames; f++) { /* the camera moves every frame: everything repacks */
+        orr_camera_set_arc(s, cam, 0.3 + f * 0.01, 1.0, 60);
+        bench_figures b = bench_measure(e, s, 1, false);
+        sum.render += b.render / frames, sum.gpu_pass += b.gpu_pass / frames;
+    }
+    return sum;
+}
+
+int main(int argc, char **argv) {
+    uint32_t n = 1000000, w = 1280, h = 720;
+    int frames = 20;
+    for (int i = 1, pos = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            sscanf(argv[++i], "%ux%u", &w, &h);
+        else if (pos++ == 0)
+            n = (uint32_t)strtoul(argv[i], NULL, 10);
+        else
+            frames = atoi(argv[i]);
+    }
+    orr_engine *e;
+    if (orr_engine_create(
+            &(orr_engine_desc){
+                .width = w, .height = h, .msaa = 4, .gpu_timing = true, .floating_origin = &orr_floating_origin},
+            &e) != ORR_OK)
+        return 1;
+    orr_texture sheet;
+    orr_texture_desc td = {.srgb = ORR_OFF, .mips = ORR_OFF, .invert_y = ORR_OFF};
+    if (orr_texture_load_file(e, "assets/sprites/sheet.png", &td, &sheet) != ORR_OK) {
+        fprintf(stderr, "run from the repository root (assets/sprites/sheet.png)\n");
+        return 1;
+    }
+    bench_pack(e, sheet, n);
+    orr_camera cs, cb;
+    orr_scene *ss = frame_scene(e, sheet, n, true, &cs), *sb = frame_scene(e, sheet, n, false, &cb);
+    run_frames(e, ss, cs, 2), run_frames(e, sb, cb, 2); /* warm-up: buffers, pipelines */
+    bench_figures a = run_frames(e, ss, cs, frames), b = run_frames(e, sb, cb, frames);
+    printf("%u quads, %dx%d, %d frames, camera moving:\n", n, w, h, frames);
+    printf(
+        "  sprites   CPU %.2f ms  GPU pass %.2f ms\n  baseline  CPU %.2f ms  GPU pass %.2f ms (thin-instanced quads)\n",
+        a.render, a.gpu_pass, b.render, b.gpu_pass);
+    double ratio = (b.render + b.gpu_pass) / (a.render + a.gpu_pass);
+    printf("  speed vs baseline (CPU + GPU ms): %.2fx (target >= 0.9)\n", ratio);
+    printf("BENCH sprite_frame_cpu %.3f ms\nBENCH sprite_frame_gpu %.3f ms\nBENCH quad_baseline_cpu %.3f ms\n"
+           "BENCH quad_baseline_gpu %.3f ms\nBENCH sprite_vs_baseline %.3f x\n",
+           a.render, a.gpu_pass, b.render, b.gpu_pass, ratio);
+    orr_scene_destroy(ss), orr_scene_destroy(sb);
+    orr_texture_destroy(e, sheet);
+    orr_engine_destroy(e);
+    return 0;
+}
