@@ -11,7 +11,7 @@
  *     orr_engine_render and GPU ms of the render pass (gpu_timing), and the
  *     ratio baseline / sprites (target >= 0.9).
  *
- *     bench_sprites [N] [frames] [--size WxH]     (defaults 1000000, 20, 1280x720)
+ *     bench_sprites [N] [frames] [--size WxH]     (defaults 1000000, 20, 1280x720; frames 0: pack only)
  * Output: a table, then `BENCH name value unit` lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -147,6 +147,11 @@ int main(int argc, char **argv) {
         return 1;
     }
     bench_pack(e, sheet, n);
+    if (frames <= 0) { /* pack only (frames 0) */
+        orr_texture_destroy(e, sheet);
+        orr_engine_destroy(e);
+        return 0;
+    }
     orr_camera cs, cb;
     orr_scene *ss = frame_scene(e, sheet, n, true, &cs), *sb = frame_scene(e, sheet, n, false, &cb);
     run_frames(e, ss, cs, 2), run_frames(e, sb, cb, 2); /* warm-up: buffers, pipelines */
