@@ -1,5 +1,5 @@
 /* Sprites on the GPU (issue 12 part 4): the shared spec's sprite-facing and
- * sprite-cutout scenes (/tmp spec copied into the references' JSON), their
+ * sprite-cutout scenes (the shared spec, as recorded in the references' JSON), their
  * Babylon.js parity, the same scene at the origin, at 5·10^6 m and at
  * 10^12 m (cells) under floating origin, and the RH build. */
 #include <math.h>
