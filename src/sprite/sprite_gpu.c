@@ -22,6 +22,9 @@
 #include "orrery/handedness.h"
 #include "sprite/sprite_gpu_int.h"
 
+/* Babylon.js flips invertU in right-handed scenes; right-handed views look down −z (pack.c). */
+static const bool RIGHT_HANDED = ORR_RIGHT_HANDED != 0;
+
 static orri_sprite_shared *shared_of(orr_scene *s) {
     for (orr_sprite_manager *m = s->sprites; m; m = m->next)
         if (m->gpu) return m->gpu->sh;
@@ -186,7 +189,7 @@ static orr_result update_manager(orr_engine *e, orr_sprite_manager *m, const orr
     uint64_t key = orri_sprite_mix(orri_sprite_mix(v->camera_version, m->version), (uint64_t)v->fo + 1);
     if (!replaced && g->key[slot] == key) return ORR_OK;
     anchor_ctx ac = {e, v};
-    orri_sprite_frame f = {anchor, &ac, v->view, &v->frustum, ORR_RIGHT_HANDED != 0};
+    orri_sprite_frame f = {anchor, &ac, v->view, &v->frustum, RIGHT_HANDED};
     bool sort = m->desc.kind == ORR_SPRITE_FACING && m->desc.depth_sort.value;
     uint32_t n = 0;
     r = orri_sprite_pack(m, &f, sort, g->sprites[slot].mapped, &n);
