@@ -10,6 +10,7 @@
 #include <orrery/orrery.h>
 
 #include "harness.h"
+#include "sprite/sprite_int.h"
 #include "support/test_support.h"
 
 static const double PI = 3.14159265358979323846;
@@ -63,6 +64,7 @@ static orr_sprite_manager *add_sprites(orr_scene *s, orr_texture tex, orr_sprite
         p.z *= zs;
         if (mirror_sprites) d.invert_u = !d.invert_u;
         d.position = orr_wpos_add(base, p);
+        d.pickable = true;
         CHECK(orr_sprite_create(m, &d) != 0);
     }
     return m;
@@ -106,6 +108,7 @@ static bool render(orr_engine *e, orr_sprite_kind kind, orr_wpos base, orr_image
 }
 
 static const orr_wpos ORIGIN = {{0, 0, 0}, {0, 0, 0}};
+static orr_sprite_manager *orri_sprite_first_manager(orr_scene *s) { return orri_sprite_managers(s); }
 
 /* Babylon.js parity: SKIP only when the reference file is missing. */
 static void parity(const char *name, orr_sprite_kind kind, bool far, double threshold) {
@@ -186,6 +189,52 @@ static void far_equals_origin(orr_sprite_kind kind, const char *name) {
 
 TEST(facing_far_equals_origin) { far_equals_origin(ORR_SPRITE_FACING, "sprite-facing"); }
 TEST(cutout_far_equals_origin) { far_equals_origin(ORR_SPRITE_CUTOUT, "sprite-cutout"); }
+
+/* End to end: sprites animated by orr_scene_animate change what is drawn
+ * (the pack re-runs on the sprite version; no re-record needed). */
+TEST(animation_reaches_the_image) {
+    orr_texture tex = sheet(engine);
+    orr_scene *s = sprite_scene(engine, tex, ORR_SPRITE_FACING, ORIGIN);
+    orr_image8 a, b, c;
+    CHECK(orr_test_render(engine, s, 2, &a));
+    orr_sprite_manager *m = orri_sprite_first_manager(s);
+    orr_sprite_play_animation(m, 1, 0, 7, true, 100); /* s0: cell 0 (red disc) */
+    orr_scene_animate(s, 0.101);                      /* one step: cell 1 (green square) */
+    CHECK(orr_sprite_get(m, 1).cell_index == 1);
+    CHECK(orr_test_render(engine, s, 2, &b));
+    orr_sprite_stop_animation(m, 1);
+    orr_sprite_set_cell(m, 1, 0);
+    CHECK(orr_test_render(engine, s, 2, &c));
+    orr_diff ab = orr_test_compare(&a, &b), ac = orr_test_compare(&a, &c);
+    printf("animation: frame 0 vs frame 1 MAD %.4f, back to cell 0 MAD %.4f\n", ab.mad, ac.mad);
+    CHECK(ab.mad > 0.05);
+    CHECK(ac.mad == 0);
+    orr_test_image_free(&a), orr_test_image_free(&b), orr_test_image_free(&c);
+    orr_scene_destroy(s);
+    orr_texture_destroy(engine, tex);
+}
+
+/* Picking at the screen point of sprites drawn unoccluded hits them (the
+ * point projected with the camera's matrices, as a click would be). */
+TEST(pick_screen_hits_drawn_sprites) {
+    orr_texture tex = sheet(engine);
+    orr_scene *s = sprite_scene(engine, tex, ORR_SPRITE_FACING, ORIGIN);
+    orr_sprite_manager *m = orri_sprite_first_manager(s);
+    orr_sprite_manager_set_pickable(m, true);
+    orr_camera cam = orr_scene_get_active_camera(s);
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, 640.0 / 480.0), orr_camera_get_view_matrix(s, cam));
+    const orr_sprite expect[] = {1, 4, 9, 12}; /* s0, s3, s8, s11: corners of the grid, nothing in front */
+    for (int k = 0; k < 4; k++) {
+        orr_dvec3 ndc = orr_dmat4_transform_point(vp, orr_wpos_to_dvec3(orr_sprite_get(m, expect[k]).position));
+        orr_sprite_hit hit = {0};
+        CHECK(orr_sprite_pick_screen(s, cam, (orr_dvec2){ndc.x, ndc.y}, 640.0 / 480.0, &hit));
+        CHECK(hit.sprite == expect[k] && hit.manager == m);
+    }
+    CHECK(!orr_sprite_pick_screen(s, cam, (orr_dvec2){0.95, 0.95}, 640.0 / 480.0, NULL)); /* empty sky */
+    orr_scene_destroy(s);
+    orr_texture_destroy(engine, tex);
+}
 
 int main(int argc, char **argv) {
     orr_test_require_assets();
