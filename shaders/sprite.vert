@@ -5,6 +5,7 @@
 
 layout(location = 0) out vec2 v_uv;
 layout(location = 1) out vec4 v_color;
+layout(location = 2) out vec3 v_view_pos; // Babylon.js vFogDistance
 
 const vec2 CORNERS[6] = vec2[](vec2(0, 0), vec2(1, 0), vec2(1, 1), vec2(0, 0), vec2(1, 1), vec2(0, 1));
 
@@ -17,6 +18,7 @@ void main() {
     float a = s.pos_angle.w;
     view_pos.xy += vec2(corner.x * cos(a) - corner.y * sin(a), corner.x * sin(a) + corner.y * cos(a));
     gl_Position = frame.projection * vec4(view_pos, 1.0);
+    v_view_pos = view_pos;
 
     uint cell = s.cell_flags & 0x3fffffffu;
     vec2 inverts = vec2(float((s.cell_flags >> 30) & 1u), float(s.cell_flags >> 31));

@@ -4,6 +4,8 @@
 layout(set = 0, binding = 0) uniform SpriteFrame {
     mat4 view;
     mat4 projection;
+    vec4 fog_info;  // mode (0 none, 1 EXP, 2 EXP2, 3 LINEAR), start, end, density
+    vec4 fog_color; // rgb; a: 1 when the manager's fog is on (per manager: push constant)
 } frame;
 
 struct Sprite {
@@ -21,4 +23,5 @@ layout(push_constant) uniform SpritePush {
     float cutoff;   // alpha test
     float epsilon;  // quad inset
     uint alpha_test; // 1: discard below cutoff
+    uint fog;        // 1: the manager's fogEnabled (Babylon.js default on)
 } pc;

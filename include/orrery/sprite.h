@@ -91,6 +91,7 @@ typedef struct orr_sprite_manager_desc {
     orr_opt_f64 epsilon;     /* quad inset; default 0.01 (Babylon.js SpriteManager) */
     orr_opt_bool depth_sort; /* FACING: sort back to front; default on */
     bool pickable;           /* Babylon.js SpriteManager.isPickable (default false) */
+    orr_opt_bool fog;        /* Babylon.js fogEnabled: the scene's fog applies; default on */
     const char *label;
 } orr_sprite_manager_desc;
 

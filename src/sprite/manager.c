@@ -19,6 +19,7 @@ orr_sprite_manager_desc orr_sprite_manager_desc_defaults(const orr_sprite_manage
     if (!d.cutoff.set) d.cutoff = ORR_F64(0.95);
     if (!d.epsilon.set) d.epsilon = ORR_F64(0.01);
     if (!d.depth_sort.set) d.depth_sort = ORR_ON;
+    if (!d.fog.set) d.fog = ORR_ON;
     return d;
 }
 

@@ -204,7 +204,7 @@ static orr_result update_manager(orr_engine *e, orr_sprite_manager *m, const orr
 static orr_result plugin_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, VkCommandBuffer primary,
                                 void *state, bool *rerecord) {
     (void)primary;
-    orri_sprite_shared_frame(e, state, v, slot);
+    orri_sprite_shared_frame(e, state, s, v, slot);
     for (orr_sprite_manager *m = s->sprites; m; m = m->next) {
         if (!m->gpu) continue;
         orr_result r = update_manager(e, m, v, slot, rerecord);

@@ -14,13 +14,14 @@ static inline uint64_t orri_sprite_mix(uint64_t h, uint64_t v) {
 /* shaders/sprite_common.glsl SpriteFrame. */
 typedef struct orri_sprite_frame_block {
     orr_mat4f view, projection;
+    orr_vec4f fog_info, fog_color;
 } orri_sprite_frame_block;
 
 /* shaders/sprite_common.glsl SpritePush. */
 typedef struct orri_sprite_push {
     float cell_uv[2];
     float columns, cutoff, epsilon;
-    uint32_t alpha_test;
+    uint32_t alpha_test, fog;
 } orri_sprite_push;
 
 /* One per scene: the plugin's state. */
@@ -51,7 +52,7 @@ struct orri_sprite_gpu {
 orr_result orri_sprite_shared_create(orr_engine *e, orri_sprite_shared **out);
 void orri_sprite_shared_release(orr_engine *e, orri_sprite_shared *sh);
 /* The frame block of slot `slot` (view and projection in the upload frame). */
-void orri_sprite_shared_frame(orr_engine *e, orri_sprite_shared *sh, const orri_view *v, uint32_t slot);
+void orri_sprite_shared_frame(orr_engine *e, orri_sprite_shared *sh, orr_scene *s, const orri_view *v, uint32_t slot);
 void orri_sprite_record_manager(orr_engine *e, orri_sprite_shared *sh, orr_sprite_manager *m, uint32_t slot,
                                 VkCommandBuffer cmd);
 

@@ -12,7 +12,7 @@ extern const size_t orri_spv_sprite_vert_size, orri_spv_sprite_frag_size;
 static orr_result layouts(orr_engine *e, orri_sprite_shared *sh) {
     const VkShaderStageFlags vs = VK_SHADER_STAGE_VERTEX_BIT, fs = VK_SHADER_STAGE_FRAGMENT_BIT;
     VkDescriptorSetLayoutBinding b[] = {
-        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vs, NULL},
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vs | fs, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vs, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
     };
@@ -71,12 +71,17 @@ void orri_sprite_shared_release(orr_engine *e, orri_sprite_shared *sh) {
     orri_free(&e->host.ctx.allocator, sh);
 }
 
-void orri_sprite_shared_frame(orr_engine *e, orri_sprite_shared *sh, const orri_view *v, uint32_t slot) {
+void orri_sprite_shared_frame(orr_engine *e, orri_sprite_shared *sh, orr_scene *s, const orri_view *v, uint32_t slot) {
     uint64_t key = orri_sprite_mix(orri_sprite_mix(v->camera_version, (uint64_t)v->fo + 1),
                                    ((uint64_t)e->width << 32) | e->height);
+    key = orri_sprite_mix(key, s->settings_version); /* fog */
     if (sh->ubo_key[slot] == key) return;
     sh->ubo_key[slot] = key;
-    orri_sprite_frame_block b = {orri_pack_view(v->view), orri_pack_projection(v->proj)};
+    const orr_fog *f = &s->fog;
+    orr_color3 fc = f->color.value;
+    orri_sprite_frame_block b = {orri_pack_view(v->view), orri_pack_projection(v->proj),
+                                 orr_dvec4_to_f32((orr_dvec4){f->mode, f->start, f->end, f->density.value}),
+                                 orr_dvec4_to_f32((orr_dvec4){fc.r, fc.g, fc.b, 1})};
     memcpy(sh->ubo[slot].mapped, &b, sizeof b);
     e->gpu.bytes_uploaded += sizeof b;
 }
@@ -97,7 +102,8 @@ void orri_sprite_record_manager(orr_engine *e, orri_sprite_shared *sh, orr_sprit
         (float)m->sheet_w / (float)m->desc.cell_width,
         (float)m->desc.cutoff.value,
         (float)m->desc.epsilon.value,
-        1};
+        1,
+        m->desc.fog.value ? 1u : 0u};
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, sh->layout, 0, 1, &g->sets[slot], 0, NULL);
     if (m->desc.kind == ORR_SPRITE_CUTOUT) {
         draw(g, slot, cmd, sh->cutout, sh->layout, &push);

@@ -236,6 +236,43 @@ TEST(pick_screen_hits_drawn_sprites) {
     orr_texture_destroy(engine, tex);
 }
 
+/* Babylon.js fogEnabled (default on): a linear fog ending before the sprites
+ * paints them (and the ground) in the fog colour; a manager with fog off
+ * keeps its sprites. */
+TEST(fog_applies_unless_disabled) {
+    orr_texture tex = sheet(engine);
+    orr_image8 on, off;
+    for (int k = 0; k < 2; k++) {
+        orr_scene *s = sprite_scene(engine, tex, ORR_SPRITE_CUTOUT, ORIGIN);
+        orr_scene_set_fog(s, &(orr_fog){.mode = ORR_FOG_LINEAR, .color = ORR_RGB(0, 1, 0), .start = 1, .end = 2});
+        if (k == 1) { /* the same sprites in a manager with fog off */
+            orr_sprite_manager_destroy(orri_sprite_first_manager(s));
+            orr_sprite_manager *m = NULL;
+            CHECK(orr_sprite_manager_create(
+                      s,
+                      &(orr_sprite_manager_desc){
+                          .texture = tex, .cell_width = 64, .kind = ORR_SPRITE_CUTOUT, .fog = ORR_OFF},
+                      &m) == ORR_OK);
+            CHECK(orr_sprite_create(m,
+                                    &(orr_sprite_desc){.position = {{0, 0, 0}, {-2.25, 1, mirror_sprites ? 0.8 : -0.8}},
+                                                       .width = ORR_F64(1.2),
+                                                       .height = ORR_F64(1.2)}) != 0);
+        }
+        CHECK(orr_test_render(engine, s, 2, k ? &off : &on));
+        orr_scene_destroy(s);
+    }
+    orr_test_save_png(orr_test_out_path("sprite-fog.png"), &on);
+    double a[3], b[3]; /* s0 (red disc) at about (180, 320) in the 640x480 image */
+    orr_test_mean_rgb(&on, 170, 310, 190, 330, a);
+    orr_test_mean_rgb(&off, 170, 310, 190, 330, b);
+    printf("fog: s0 mean with fog (%.2f %.2f %.2f), with the manager's fog off (%.2f %.2f %.2f)\n", a[0], a[1], a[2],
+           b[0], b[1], b[2]);
+    CHECK(a[1] > 230 && a[0] < 25); /* fog colour (0..255) */
+    CHECK(b[0] > 128 && b[1] < 80); /* the red disc */
+    orr_test_image_free(&on), orr_test_image_free(&off);
+    orr_texture_destroy(engine, tex);
+}
+
 int main(int argc, char **argv) {
     orr_test_require_assets();
     engine = make_engine(false);
