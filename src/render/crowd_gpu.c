@@ -176,8 +176,9 @@ static orr_result dynamic_buffers(orr_engine *e, VkCommandBuffer batch, orri_cro
     if (r == ORR_OK && geo->tangents) r = input(e, batch, geo->tangents, v * 16, ss, "crowd tangents", &g->tangents);
     if (r == ORR_OK)
         r = input(e, batch, (uint32_t[5]){0, 1, 0, 0, 0}, 20,
-                  ss | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, "crowd draw arguments",
-                  &g->args);
+                  ss | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                      VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                  /* tests read it back */ "crowd draw arguments", &g->args);
     if (r == ORR_OK) r = orri_buffer_create(&e->gpu, n * 4, ss, ORRI_MEM_DEVICE, "crowd visible", &g->visible);
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, n * v * 12, out, ORRI_MEM_DEVICE, "crowd positions", &g->out_positions);
@@ -359,4 +360,30 @@ orr_result orri_crowd_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
                         VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                         VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
     return ORR_OK;
+}
+
+/* Tests: the instances the last rendered frame's culling pass kept (reads
+ * the draw's index count back after the device is idle). */
+uint32_t orri_crowd_visible(orr_engine *e, orr_scene *s, uint32_t mesh) {
+    orri_scene_gpu *sg = s->render_state;
+    orri_node *n = orri_scene_node(s, mesh);
+    orri_crowd_gpu *g =
+        sg && n && orri_scene_slot(mesh) < sg->mesh_cap ? sg->meshes[orri_scene_slot(mesh)].crowd : NULL;
+    orri_buffer rb = {0};
+    VkCommandBuffer cmd;
+    if (!g || vkDeviceWaitIdle(e->gpu.device) != VK_SUCCESS ||
+        orri_buffer_create(&e->gpu, 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, ORRI_MEM_READBACK, "crowd readback", &rb) !=
+            ORR_OK)
+        return UINT32_MAX;
+    uint32_t count = UINT32_MAX;
+    if (orri_immediate_begin(&e->gpu, &cmd) == ORR_OK) {
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        vkCmdCopyBuffer(cmd, g->args.buffer, rb.buffer, 1, &(VkBufferCopy){0, 0, 4});
+        orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        if (orri_immediate_end(&e->gpu, cmd) == ORR_OK) count = *(const uint32_t *)rb.mapped / g->index_count;
+    }
+    orri_buffer_destroy_now(&e->gpu, &rb);
+    return count;
 }

@@ -360,6 +360,9 @@ orr_result orri_crowd_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
 /* Binds the crowd's streams (6 for PBR draws, else 4) and indices and draws. */
 void orri_crowd_record(const orri_mesh_gpu *mg, bool pbr, VkCommandBuffer cmd);
 void orri_crowd_pipeline_deinit(orr_engine *e);
+/* Tests: instances kept by the last frame's culling pass (waits for the
+ * device); UINT32_MAX when `mesh` is not a drawn crowd's mesh. */
+uint32_t orri_crowd_visible(orr_engine *e, orr_scene *s, uint32_t mesh);
 
 /* eye.c — the one eye-relative seam (docs/architecture.md). Every upload of a
  * world position (float64 + cell) goes through these, and nothing else calls

@@ -16,6 +16,7 @@
 
 #include "anim/anim_int.h"
 #include "harness.h"
+#include "render/render_int.h"
 #include "scene/scene_int.h"
 #include "support/test_support.h"
 
@@ -250,6 +251,39 @@ TEST(crowd_far_away_renders_the_same) {
     CHECK(lit(&img[2]) > 0.03);
     for (int i = 0; i < 3; i++) orr_test_image_free(&img[i]), orr_scene_destroy(w[i].s);
     orr_engine_destroy(fo);
+}
+
+/* GPU culling: the four Foxes in view are kept, three behind the camera
+ * and one far to the side are not, and the image is the image of the four
+ * alone; control: all eight in front are all kept. */
+TEST(crowd_culls_instances_out_of_view) {
+    fox_world a = {0}, b = {0};
+    setup(engine, &a, (orr_cell3){0, 0, 0});
+    setup(engine, &b, (orr_cell3){0, 0, 0});
+    REQUIRE(a.model && b.model);
+    crowd(&a, frame_aligned, (orr_cell3){0, 0, 0});
+    crowd(&b, frame_aligned, (orr_cell3){0, 0, 0});
+    const orr_dvec3 out[4] = {{0, 0, -900}, {300, 0, -1200}, {-300, 0, -700}, {5000, 0, 100}};
+    for (int i = 0; i < 4; i++)
+        CHECK(orr_crowd_add(b.crowd, &(orr_crowd_instance){.position = orr_wpos_from_dvec3(out[i]), .animation = 1},
+                            NULL) == ORR_OK);
+    orr_image8 ia, ib;
+    REQUIRE(render(engine, &a, "crowd-cull-4.png", &ia) && render(engine, &b, "crowd-cull-4-of-8.png", &ib));
+    uint32_t va = orri_crowd_visible(engine, a.s, orr_crowd_mesh(a.crowd).id);
+    uint32_t vb = orri_crowd_visible(engine, b.s, orr_crowd_mesh(b.crowd).id);
+    orr_diff d = orr_test_compare(&ia, &ib);
+    printf("visible: %u of 4, %u of 8; images MAD %.4f\n", va, vb, d.mad);
+    CHECK(va == 4 && vb == 4);
+    CHECK(d.mad <= 0.01);
+    for (int i = 0; i < 4; i++) /* control: the same four brought in front */
+        orr_crowd_set(b.crowd, 4 + (uint32_t)i,
+                      &(orr_crowd_instance){.position = orr_wpos_from_dvec3((orr_dvec3){-150 + 100 * i, 0, 200}),
+                                            .animation = 1});
+    orr_test_image_free(&ib);
+    REQUIRE(render(engine, &b, "crowd-cull-8.png", &ib));
+    CHECK(orri_crowd_visible(engine, b.s, orr_crowd_mesh(b.crowd).id) == 8);
+    orr_test_image_free(&ia), orr_test_image_free(&ib);
+    orr_scene_destroy(a.s), orr_scene_destroy(b.s);
 }
 
 /* Misuse and limits: nothing made, nothing changed. */
