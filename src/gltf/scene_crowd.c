@@ -9,7 +9,14 @@
  * crowd frame: `__root__`'s handedness conversion included; the mesh node's
  * own transform cancels out, as glTF skinning says). A fresh copy per clip,
  * so a clip never inherits what the previous one left on paths it does not
- * animate. The copy is destroyed before the call returns. */
+ * animate. The copy is destroyed before the call returns.
+ *
+ * Handedness: the baked matrices include `__root__`'s conversion (left-handed
+ * build: an X mirror, determinant −1). The crowd mesh itself is not
+ * mirrored, so the renderer's mirrored-mesh rule does not flip its front
+ * face; the crowd's replicated indices are rewound instead (`mirrored`,
+ * src/render/crowd_gpu.c), which is what the rule does for a copy. The
+ * right-handed build bakes glTF's native space, unmirrored. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +24,7 @@
 #include "anim/anim_int.h"
 #include "core/core_int.h"
 #include "gltf_scene.h"
+#include "orrery/handedness.h" /* the private copy's `__root__` carries the build's conversion into the bake */
 
 /* The first mesh of the copy (node order) with a live skin; 0 when none. */
 static uint32_t skinned_mesh(orr_scene *s, const orr_gltf *g) {
@@ -119,7 +127,7 @@ static orr_result make_mesh(orr_scene *s, const orr_gltf *src, orr_crowd *c, con
     if (r == ORR_OK) {
         orri_mesh *m = orri_node_mesh(orri_scene_node(s, id));
         uint64_t idx = (uint64_t)m->geometry.index_count * c->capacity;
-        c->joints = orri_skin_get(s, m->skin)->joint_count;
+        c->joints = orri_skin_get(s, m->skin)->joint_count; /* the bake's stride from here on */
         if (idx >= (1ull << 31))
             r = orri_fail(s->ctx, ORR_ERROR_LIMIT_REACHED, "orr_gltf_create_crowd: %u instances × %u indices",
                           c->capacity, m->geometry.index_count);
@@ -141,7 +149,7 @@ static orr_crowd *alloc_for(orr_scene *s, const orr_gltf *g, const orr_crowd_des
     double rate = d->bake_rate.set ? d->bake_rate.value : 60;
     for (uint32_t i = 0; i < clips; i++)
         total += frames_of(orr_animation_group_duration(orr_gltf_animation(g, i)), rate);
-    uint32_t joints = ORR_MAX_SKIN_JOINTS; /* the real count is set by make_mesh */
+    uint32_t joints = ORR_MAX_SKIN_JOINTS; /* room for any skin; make_mesh sets the real count (the stride) */
     orr_crowd *c = orri_crowd_alloc(s, d->capacity, joints, clips, total);
     if (!c) return NULL;
     c->rate = rate, c->anchor = d->anchor;
