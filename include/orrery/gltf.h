@@ -193,8 +193,10 @@ orr_result orr_gltf_create_instance_pool(orr_scene *scene, const orr_gltf *gltf,
  * animation groups' slerp is far below a pixel for a character.
  *
  * Limits: the model's first skinned mesh (node order) is drawn, one
- * primitive; no blending of two clips per instance; no morph targets; the
- * mesh's bounds for the CPU are its bind pose (the GPU culls per instance).
+ * primitive; no blending of two clips per instance; no morph targets; thin
+ * instances on the crowd's mesh are ignored; a blended (transparent) material
+ * draws the instances in no particular order; the mesh's bounds for the CPU
+ * are its bind pose (the GPU culls per instance).
  * GPU memory: vertices × capacity × (24 bytes of outputs + the uv, colour,
  * second-uv and tangent streams replicated) + indices × capacity × 4. */
 typedef struct orr_crowd orr_crowd;

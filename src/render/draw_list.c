@@ -71,7 +71,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
                    .lod_to = -1,
                    .lod_from = -1,
                    .mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0};
-    orri_thin_instances *t = orri_thin_of(n);
+    orri_thin_instances *t = orri_node_mesh(n)->crowd ? NULL : orri_thin_of(n); /* a crowd draws its own way */
     if (t) {
         d.thin = orri_thin_gpu_of(e, s, n);
         if (!d.thin) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin-instance GPU state");
