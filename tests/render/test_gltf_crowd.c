@@ -315,6 +315,12 @@ TEST(crowd_misuse_and_limits) {
     orr_scene_animate(w.s, 0.1);
     double d1 = orr_animation_group_duration(orr_gltf_animation(w.model, 1));
     CHECK(fabs(fmod(t0 + 0.1, d1) - orr_crowd_get(c, 1).time) < 1e-9);
+    /* speed 0 holds the pose; a negative speed plays backwards, wrapping below 0 */
+    orr_crowd_set(c, 0, &(orr_crowd_instance){.animation = 1, .time = 0.3, .speed = ORR_F64(0)});
+    orr_crowd_set(c, 1, &(orr_crowd_instance){.animation = 1, .time = 0.05, .speed = ORR_F64(-1)});
+    orr_scene_animate(w.s, 0.1);
+    CHECK(orr_crowd_get(c, 0).time == 0.3);
+    CHECK(fabs(orr_crowd_get(c, 1).time - (d1 - 0.05)) < 1e-9);
     orr_crowd_truncate(c, 1);
     CHECK(orr_crowd_count(c) == 1);
     orr_mesh m = orr_crowd_mesh(c);
