@@ -222,7 +222,10 @@ typedef struct orr_crowd_instance {
  * desc.capacity instances. Misuse (ORR_ERROR_INVALID_ARGUMENT): no scene,
  * model (of this scene), desc or out; capacity 0 or too large; bake_rate out
  * of range or not finite. ORR_ERROR_UNSUPPORTED: the model has no skinned
- * mesh or no animation. Out of memory: nothing is left. The crowd uses the
+ * mesh or no animation. ORR_ERROR_LIMIT_REACHED: capacity × the mesh's
+ * vertices × 16 bytes (12 without tangents) over the device's storage
+ * buffer range (lavapipe: 128 MiB, about 6 400 Foxes), or capacity × its
+ * indices ≥ 2^31. Out of memory: nothing is left. The crowd uses the
  * model's material: destroy the crowd before the model's last copy.
  * Destroyed with the scene, or by orr_crowd_destroy. */
 orr_result orr_gltf_create_crowd(orr_scene *scene, const orr_gltf *gltf, const orr_crowd_desc *desc, orr_crowd **out);

@@ -128,9 +128,17 @@ static orr_result make_mesh(orr_scene *s, const orr_gltf *src, orr_crowd *c, con
         orri_mesh *m = orri_node_mesh(orri_scene_node(s, id));
         uint64_t idx = (uint64_t)m->geometry.index_count * c->capacity;
         c->joints = orri_skin_get(s, m->skin)->joint_count; /* the bake's stride from here on */
-        if (idx >= (1ull << 31))
-            r = orri_fail(s->ctx, ORR_ERROR_LIMIT_REACHED, "orr_gltf_create_crowd: %u instances × %u indices",
-                          c->capacity, m->geometry.index_count);
+        /* The largest buffer the GPU passes bind (skinned tangents or positions) must fit the device's storage
+         * range, which max_instances (thin instances of 64 bytes) stands for: refused here, not every frame. */
+        uint32_t stride = m->geometry.tangents ? 16 : 12;
+        uint64_t bind = (uint64_t)c->capacity * m->geometry.vertex_count * stride;
+        uint64_t range = (uint64_t)s->host->max_instances * 64;
+        if (idx >= (1ull << 31) || (range && bind > range))
+            r = orri_fail(s->ctx, ORR_ERROR_LIMIT_REACHED,
+                          "orr_gltf_create_crowd: %u instances × %u vertices (%u indices) exceed this device's "
+                          "buffers (at most %llu instances of this mesh)",
+                          c->capacity, m->geometry.vertex_count, m->geometry.index_count,
+                          (unsigned long long)(range / ((uint64_t)m->geometry.vertex_count * stride)));
         orr_mesh mesh = r == ORR_OK
                             ? orr_mesh_create(s, &(orr_mesh_desc){.geometry = &m->geometry,
                                                                   .material = orr_mesh_get_material(s, (orr_mesh){id}),

@@ -326,6 +326,12 @@ TEST(crowd_misuse_and_limits) {
     orr_mesh m = orr_crowd_mesh(c);
     orr_crowd_destroy(c);
     CHECK(orr_mesh_get_vertex_count(w.s, m) == 0); /* its mesh went with it */
+    /* More than any device's buffers hold: refused at creation, nothing made. */
+    uint32_t nodes = orri_scene_node_count(w.s);
+    CHECK(orr_gltf_create_crowd(w.s, w.model, &(orr_crowd_desc){.capacity = ORR_CROWD_MAX_INSTANCES}, &c) ==
+              ORR_ERROR_LIMIT_REACHED &&
+          !c);
+    CHECK(orri_scene_node_count(w.s) == nodes);
     /* A model without skin or animation cannot make a crowd. */
     orr_gltf *box = NULL;
     REQUIRE(orr_gltf_load_file(w.s, orr_test_asset_path("gltf/BoxTextured/BoxTextured.gltf"), NULL, &box) == ORR_OK);
