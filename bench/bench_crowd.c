@@ -106,7 +106,7 @@ static bool make_crowds(orr_scene *s, orr_gltf *fox, int n, orr_crowd **c, int *
     return false;
 }
 
-static int crowd(orr_engine *e, int n, int frames, bool mixed, const char *png, bench_figures *out) {
+static int crowd(orr_engine *e, int n, int frames, bool mixed, const char *png, bench_figures *out, int *crowds) {
     orr_gltf *fox;
     orr_scene *s = scene_for(e, n, &fox);
     if (!s) return 1;
@@ -117,6 +117,7 @@ static int crowd(orr_engine *e, int n, int frames, bool mixed, const char *png, 
     orr_crowd *c[MAX_CROWDS];
     int k = 0;
     if (!make_crowds(s, fox, n, c, &k)) return 1;
+    *crowds = k;
     double t1 = bench_thread_ms();
     int side = (int)ceil(sqrt(n)), per = (n + k - 1) / k;
     for (int i = 0; i < n; i++)
@@ -211,12 +212,12 @@ int main(int argc, char **argv) {
     printf("device: %s, %ux%u, MSAA 4, %d frames, clips %s\n", orr_engine_device_info(e).name, w, h, frames,
            mixed ? "mixed" : "walk");
     bench_figures fc = {0}, fp = {0};
-    int rc = crowd(e, n, frames, mixed, png, &fc);
+    int k = 1, rc = crowd(e, n, frames, mixed, png, &fc, &k);
     if (!rc && m) rc = copies(e, m, frames, &fp);
     printf("| Foxes | animate (ms CPU) | render (ms CPU) | pre-pass: cull + skin (ms GPU) | render pass (ms GPU) |\n"
            "|---|---:|---:|---:|---:|\n");
     char label[64];
-    snprintf(label, sizeof label, "%d, one crowd", n);
+    snprintf(label, sizeof label, k > 1 ? "%d, %d crowds" : "%d, one crowd", n, k);
     print(label, fc);
     if (m) snprintf(label, sizeof label, "%d, copies", m), print(label, fp);
     printf("BENCH crowd_animate_ms %.4f ms\nBENCH crowd_render_cpu_ms %.4f ms\n", fc.animate, fc.render);

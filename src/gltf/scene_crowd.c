@@ -118,7 +118,8 @@ static bool validate(orr_scene *s, const orr_gltf *g, const orr_crowd_desc *d, o
     return false;
 }
 
-/* The crowd's mesh: the skinned primitive's geometry and material, at the anchor. */
+/* The crowd's mesh: the skinned primitive's geometry (shared with the model's
+ * copies, on the CPU and the GPU) and material, at the anchor. */
 static orr_result make_mesh(orr_scene *s, const orr_gltf *src, orr_crowd *c, const orr_crowd_desc *d) {
     orr_gltf *tmp = NULL;
     orr_result r = private_copy(s, src, &tmp);
@@ -139,11 +140,12 @@ static orr_result make_mesh(orr_scene *s, const orr_gltf *src, orr_crowd *c, con
                           "buffers (at most %llu instances of this mesh)",
                           c->capacity, m->geometry.vertex_count, m->geometry.index_count,
                           (unsigned long long)(range / ((uint64_t)m->geometry.vertex_count * stride)));
-        orr_mesh mesh = r == ORR_OK
-                            ? orr_mesh_create(s, &(orr_mesh_desc){.geometry = &m->geometry,
-                                                                  .material = orr_mesh_get_material(s, (orr_mesh){id}),
-                                                                  .label = c->label})
-                            : (orr_mesh){0};
+        orr_mesh mesh =
+            r == ORR_OK
+                ? orr_mesh_create(s, &(orr_mesh_desc){.share_geometry = {id}, /* the model's vertex data, shared */
+                                                      .material = orr_mesh_get_material(s, (orr_mesh){id}),
+                                                      .label = c->label})
+                : (orr_mesh){0};
         if (r == ORR_OK && !mesh.id) r = orr_last_result();
         c->mesh = mesh.id;
     }
