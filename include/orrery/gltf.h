@@ -77,6 +77,7 @@
 #include "orrery/material.h"
 #include "orrery/scene.h"
 #include "orrery/texture.h"
+#include "orrery/wpos.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -157,6 +158,94 @@ uint32_t orr_gltf_skin_count(const orr_gltf *gltf);
  * have thin instances). Destroy the pool before the copy. */
 orr_result orr_gltf_create_instance_pool(orr_scene *scene, const orr_gltf *gltf, uint32_t capacity,
                                          orr_instance_pool **out);
+
+/* ---- skinned crowds ---------------------------------------------------------------- */
+/* A crowd: one skinned mesh of a loaded model drawn many times, each
+ * instance with its own world position, heading, scale, animation clip, time
+ * and speed, with no scene nodes per instance (so 10 000+ instances fit in
+ * a scene; a glTF copy takes one node per glTF node).
+ *
+ *     orr_crowd *herd;
+ *     orr_gltf_create_crowd(scene, fox, &(orr_crowd_desc){ .capacity = 10000 }, &herd);
+ *     for (...) orr_crowd_add(herd, &(orr_crowd_instance){ .position = orr_wpos_from_dvec3(p),
+ *                                                         .yaw = a, .animation = 1, .time = t }, NULL);
+ *     ... every frame: orr_scene_animate(scene, dt);   // advances every instance's time
+ *
+ * How it is drawn: at creation every animation clip of the model is sampled
+ * (through the model's own animation groups and skin, on a private copy
+ * destroyed at once) at `bake_rate` frames per second, and each frame's
+ * joint matrices (joint world · inverse bind, `__root__`'s handedness
+ * conversion included) are kept. Each rendered frame, on the GPU: one pass
+ * culls the instances against the frustum (a sphere around every baked pose)
+ * and compacts the visible ones; a second skins each visible instance's
+ * vertices with the lerp of the two baked frames around its time, placed by
+ * its instance matrix; then ONE indexed draw draws them all with the mesh's
+ * own material (standard, PBR or shader material: orr_crowd_mesh gives the
+ * mesh to change it). The CPU's per-frame work is the time of each instance
+ * and one 64-byte record per instance.
+ *
+ * Precision: the crowd's mesh node sits at `desc.anchor` (cells allowed,
+ * floating origin as for any mesh); instance positions are world positions
+ * (orrery/wpos.h) kept as float32 offsets from the anchor, so keep
+ * instances within about 10 km of it (sub-millimetre); make one crowd per
+ * region for more. Poses between baked frames are linear blends of the joint
+ * matrices (not slerps): at 60 frames per second the difference from the
+ * animation groups' slerp is far below a pixel for a character.
+ *
+ * Limits: the model's first skinned mesh (node order) is drawn, one
+ * primitive; no blending of two clips per instance; no morph targets; thin
+ * instances on the crowd's mesh are ignored; a blended (transparent) material
+ * draws the instances in no particular order; the mesh's bounds for the CPU
+ * are its bind pose (the GPU culls per instance).
+ * GPU memory: vertices × capacity × (24 bytes of outputs + the uv, colour,
+ * second-uv and tangent streams replicated) + indices × capacity × 4. */
+typedef struct orr_crowd orr_crowd;
+
+typedef struct orr_crowd_desc {
+    uint32_t capacity;     /* instances, 1 .. ORR_CROWD_MAX_INSTANCES (and capacity × the mesh's indices < 2^31) */
+    orr_wpos anchor;       /* where the crowd's mesh node sits; default the origin */
+    orr_opt_f64 bake_rate; /* baked frames per second of animation, 1 .. 1000; default 60 */
+    const char *label;
+} orr_crowd_desc;
+#define ORR_CROWD_MAX_INSTANCES (1u << 22)
+
+typedef struct orr_crowd_instance {
+    orr_wpos position;  /* world position of the model's `__root__` */
+    double yaw;         /* radians about +Y, applied after `__root__`'s conversion */
+    orr_opt_f64 scale;  /* uniform, > 0; default 1 */
+    uint32_t animation; /* glTF animation index (< orr_gltf_animation_count) */
+    double time;        /* seconds into the clip; wrapped into [0, duration) (looping) */
+    orr_opt_f64 speed;  /* default 1; 0 holds the pose, negative plays backwards */
+} orr_crowd_instance;
+
+/* Makes a crowd of `gltf`'s first skinned mesh, empty, with room for
+ * desc.capacity instances. Misuse (ORR_ERROR_INVALID_ARGUMENT): no scene,
+ * model (of this scene), desc or out; capacity 0 or too large; bake_rate out
+ * of range or not finite. ORR_ERROR_UNSUPPORTED: the model has no skinned
+ * mesh or no animation. ORR_ERROR_LIMIT_REACHED: capacity × the mesh's
+ * vertices × 16 bytes (12 without tangents) over the device's storage
+ * buffer range (lavapipe: 128 MiB, about 6 400 Foxes), or capacity × its
+ * indices ≥ 2^31. Out of memory: nothing is left. The crowd uses the
+ * model's material: destroy the crowd before the model's last copy.
+ * Destroyed with the scene, or by orr_crowd_destroy. */
+orr_result orr_gltf_create_crowd(orr_scene *scene, const orr_gltf *gltf, const orr_crowd_desc *desc, orr_crowd **out);
+void orr_crowd_destroy(orr_crowd *crowd); /* NULL: nothing; destroys its mesh */
+/* The crowd's mesh (material, visibility); its transform is the crowd's. */
+orr_mesh orr_crowd_mesh(const orr_crowd *crowd);
+uint32_t orr_crowd_count(const orr_crowd *crowd);
+uint32_t orr_crowd_capacity(const orr_crowd *crowd);
+/* Appends an instance (index = the count before); ORR_ERROR_LIMIT_REACHED
+ * when full. Misuse (ORR_ERROR_INVALID_ARGUMENT, nothing added): a NULL
+ * crowd or instance, an animation out of range, a scale <= 0, a number not
+ * finite. */
+orr_result orr_crowd_add(orr_crowd *crowd, const orr_crowd_instance *instance, uint32_t *index);
+/* Replaces instance `index` (< count; the same checks as add, misuse and no
+ * change when they fail). */
+void orr_crowd_set(orr_crowd *crowd, uint32_t index, const orr_crowd_instance *instance);
+/* Instance `index` as it is now (its time advanced); zero when out of range. */
+orr_crowd_instance orr_crowd_get(const orr_crowd *crowd, uint32_t index);
+/* Keeps the first `count` instances (count > the current count is misuse). */
+void orr_crowd_truncate(orr_crowd *crowd, uint32_t count);
 
 #ifdef __cplusplus
 }

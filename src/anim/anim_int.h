@@ -77,7 +77,8 @@ typedef struct orri_contribution {
 
 typedef struct orri_anim {
     orr_animation_group *groups;
-    orri_pool skins; /* orri_skin records */
+    struct orr_crowd *crowds; /* skinned crowds (crowd.c), advanced by orr_scene_animate */
+    orri_pool skins;          /* orri_skin records */
     orri_contribution *scratch;
     uint32_t scratch_capacity;
     uint8_t *claims; /* per node slot × path: contributions this pass (saturating at 2) */
@@ -119,5 +120,53 @@ uint32_t orri_skin_joint_matrices(orr_scene *s, uint32_t mesh_id, orr_mat4f *out
  * (the world versions of the mesh and of every joint): equal keys, equal
  * matrices, so a still pose is not recomputed. 0 when the mesh has no live skin. */
 uint64_t orri_skin_pose_key(orr_scene *s, uint32_t mesh_id);
+
+/* ---- skinned crowds (crowd.c; made from a glTF model by src/gltf/scene_crowd.c,
+ * drawn by src/render/crowd_gpu.c) ------------------------------------------------------
+ * The crowd frame: the space of a model copy whose `__root__` is at the scene
+ * origin (handedness conversion included). Baked joint matrices map the
+ * mesh's vertices into it; an instance matrix maps it into the crowd mesh's
+ * node (at the anchor). */
+typedef struct orr_crowd orr_crowd; /* orrery/gltf.h */
+typedef struct orri_crowd_inst {
+    orr_wpos position;
+    double yaw, scale, time, speed;
+    uint32_t animation;
+    float rows[12]; /* instance → crowd mesh node, row-major 3×4 (float offsets from the anchor) */
+} orri_crowd_inst;
+
+struct orr_crowd {
+    orr_scene *scene;
+    struct orr_crowd *next; /* the scene's list (orri_anim.crowds) */
+    char label[64];
+    uint32_t mesh; /* the crowd's mesh node (its geometry, material and place) */
+    orr_wpos anchor;
+    uint32_t capacity, count;
+    orri_crowd_inst *inst;
+    uint32_t joints, clips, frame_total;
+    double rate;           /* baked frames per second */
+    uint32_t *clip_first;  /* clips: index of the clip's first baked frame */
+    uint32_t *clip_frames; /* clips: baked frames (≥ 1) */
+    double *clip_duration; /* clips: seconds */
+    float *palettes;       /* frame_total × joints × 12: row-major 3×4 joint matrices in the crowd frame */
+    orr_dsphere sphere;    /* around every baked pose of every vertex, crowd frame */
+    bool mirrored;         /* the crowd frame is mirrored (left-handed glTF root): triangles are rewound */
+};
+
+/* An empty crowd record on `s` (the caller fills the bake, then links it
+ * with orri_crowd_link); NULL when out of memory (failure recorded). */
+orr_crowd *orri_crowd_alloc(orr_scene *s, uint32_t capacity, uint32_t joints, uint32_t clips, uint32_t frames);
+/* Links it into the scene's crowds (advanced, destroyed with the scene). */
+orr_result orri_crowd_link(orr_crowd *c);
+/* Advances every crowd instance's time (orr_scene_animate). */
+void orri_crowds_advance(orr_scene *s, double seconds);
+/* Frees the record (not its mesh). */
+void orri_crowd_free(orr_crowd *c);
+/* The baked frames around instance `in`'s time: first matrix index of each
+ * (into palettes / 12) and the lerp factor from a to b. */
+void orri_crowd_frames(const orr_crowd *c, const orri_crowd_inst *in, uint32_t *a, uint32_t *b, float *t);
+/* Instance `index`'s joint matrices now, exactly as the GPU blends them
+ * (joints × 12 floats, row-major 3×4, crowd frame); false when out of range. */
+bool orri_crowd_palette(const orr_crowd *c, uint32_t index, float *out);
 
 #endif

@@ -39,6 +39,11 @@ static void release_state(orr_scene *s) {
         a->groups = g->next;
         free_group(g);
     }
+    while (a->crowds) { /* their meshes go with the scene */
+        orr_crowd *c = a->crowds;
+        a->crowds = c->next;
+        orri_crowd_free(c);
+    }
     orri_skins_release(s, a);
     orri_free(&s->ctx->allocator, a->scratch);
     orri_free(&s->ctx->allocator, a->claims);

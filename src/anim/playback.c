@@ -204,6 +204,7 @@ void orr_scene_animate(orr_scene *s, double seconds) {
         any_ended |= ended;
     }
     orri_anim_apply(s, NULL); /* the ended ones show their last pose */
+    orri_crowds_advance(s, seconds);
     for (orr_animation_group *g = s->anim->groups; g; g = g->next)
         if (g->blending && g->state == ORRI_PLAY_PLAYING && g->blend_factor < 1)
             g->blend_factor = fmin(1, g->blend_factor + g->blend_speed); /* per frame, as Babylon.js */

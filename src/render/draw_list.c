@@ -28,7 +28,8 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
         h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
         h = orri_mix(h, (uint64_t)(uintptr_t)m);
         h = orri_mix(h, m->structure_version);
-        h = orri_mix(h, orri_node_mesh(n)->skin); /* skinned or not: the deform pre-pass (skin_gpu.c) */
+        h = orri_mix(h, orri_node_mesh(n)->skin);            /* skinned or not: the deform pre-pass (skin_gpu.c) */
+        h = orri_mix(h, orri_node_mesh(n)->crowd ? 11 : 13); /* a skinned crowd's mesh (crowd_gpu.c) */
         orri_thin_instances *t = orri_thin_of(n);
         if (t) /* growth, pairing, planetary positions */
             h = orri_mix(orri_mix(orri_mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),
@@ -60,6 +61,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
         mg->node = id;
     }
     orr_result rd = orri_deform_gpu_ensure(e, batch, mg, s, n);
+    if (rd == ORR_OK) rd = orri_crowd_gpu_ensure(e, batch, mg, s, n);
     if (rd != ORR_OK) return rd;
     uint32_t material;
     orri_material *m = orri_material_of(s, n, &material);
@@ -69,7 +71,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
                    .lod_to = -1,
                    .lod_from = -1,
                    .mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0};
-    orri_thin_instances *t = orri_thin_of(n);
+    orri_thin_instances *t = orri_node_mesh(n)->crowd ? NULL : orri_thin_of(n); /* a crowd draws its own way */
     if (t) {
         d.thin = orri_thin_gpu_of(e, s, n);
         if (!d.thin) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin-instance GPU state");

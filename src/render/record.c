@@ -90,6 +90,10 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 2, sets, 0, NULL);
             vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
         }
+        if (mg->crowd) { /* a skinned crowd: its own streams, indices and draw arguments */
+            orri_crowd_record(mg, d->pbr, cmd);
+            continue;
+        }
         VkBuffer vbs[8] = {VK_NULL_HANDLE, VK_NULL_HANDLE, mg->streams[2].buffer, mg->streams[3].buffer};
         orri_deform_streams(mg, &vbs[0], &vbs[1]); /* skinned or morphed: the pre-pass's outputs */
         VkDeviceSize offs[8] = {0};

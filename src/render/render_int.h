@@ -82,6 +82,10 @@ struct orr_engine {
     VkDescriptorSetLayout deform_set_layout;
     VkPipelineLayout deform_layout;
     VkPipeline deform_pipeline;
+    /* Skinned crowds (crowd_gpu.c), made on first use. */
+    VkDescriptorSetLayout crowd_set_layout;
+    VkPipelineLayout crowd_layout;
+    VkPipeline crowd_cull_pipeline, crowd_skin_pipeline;
     uint32_t std_pipeline_count;
     uint32_t pipeline_count;
     orri_texture_store textures; /* the texture module's (src/texture); reached through orri_engine_textures */
@@ -176,6 +180,7 @@ typedef struct orri_draw {
 } orri_draw;
 
 typedef struct orri_deform_gpu orri_deform_gpu; /* skin_gpu.c */
+typedef struct orri_crowd_gpu orri_crowd_gpu; /* crowd_gpu.c */
 /* The GPU copy of one shared geometry (orri_geometry_share, geometry_gpu.c):
  * uploaded once per scene, reference counted by the mesh records drawing it,
  * its buffers freed through the delete queue when the last one goes. */
@@ -207,6 +212,7 @@ typedef struct orri_mesh_gpu {
     uint32_t index_count;
     bool has_colors;
     orri_deform_gpu *deform; /* skinned or morphed: the pre-pass's outputs replace streams 0 and 1 */
+    orri_crowd_gpu *crowd;   /* a skinned crowd's mesh: drawn by orri_crowd_record */
 } orri_mesh_gpu;
 
 typedef struct orri_shader_gpu {
@@ -342,6 +348,21 @@ VkBuffer orri_deform_tangents(const orri_mesh_gpu *mg);
 /* Records the pass for every deformed draw whose pose changed (before the render pass). */
 orr_result orri_deform_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot, VkCommandBuffer cmd);
 void orri_deform_pipeline_deinit(orr_engine *e);
+
+/* crowd_gpu.c — skinned crowds (orrery/gltf.h): at draw-list rebuild, the
+ * crowd mesh's GPU state (after the mesh's upload, into `batch`); each frame
+ * the culling and skinning passes (before the render pass, after the
+ * per-draw blocks are written); in the pass, its one draw. */
+orr_result orri_crowd_gpu_ensure(orr_engine *e, VkCommandBuffer batch, orri_mesh_gpu *mg, orr_scene *s, orri_node *n);
+void orri_crowd_gpu_release(orr_engine *e, orri_mesh_gpu *mg);
+orr_result orri_crowd_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                               const orri_view *fv, VkCommandBuffer cmd);
+/* Binds the crowd's streams (6 for PBR draws, else 4) and indices and draws. */
+void orri_crowd_record(const orri_mesh_gpu *mg, bool pbr, VkCommandBuffer cmd);
+void orri_crowd_pipeline_deinit(orr_engine *e);
+/* Tests: instances kept by the last frame's culling pass (waits for the
+ * device); UINT32_MAX when `mesh` is not a drawn crowd's mesh. */
+uint32_t orri_crowd_visible(orr_engine *e, orr_scene *s, uint32_t mesh);
 
 /* eye.c — the one eye-relative seam (docs/architecture.md). Every upload of a
  * world position (float64 + cell) goes through these, and nothing else calls

@@ -204,7 +204,8 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     orri_update_draws(e, sg, s, sl, &fv);
     orri_frame_timestamp(&e->gpu, cmd, 0, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
     r = orri_sync_instances(e, sg, s, sl, slot_index, &fv, cmd);
-    if (r == ORR_OK) r = orri_deform_dispatch(e, sg, s, slot_index, cmd); /* morph targets, skins */
+    if (r == ORR_OK) r = orri_deform_dispatch(e, sg, s, slot_index, cmd);         /* morph targets, skins */
+    if (r == ORR_OK) r = orri_crowd_dispatch(e, sg, s, sl, slot_index, &fv, cmd); /* skinned crowds */
     if (r != ORR_OK) return r;
     orri_frame_timestamp(&e->gpu, cmd, 1, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     orri_sort_transparent(sg);

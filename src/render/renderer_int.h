@@ -9,6 +9,8 @@
  *   record.c      secondary command buffers, re-recorded or replayed
  *   pbr_*.c       the PBR material kind: pipelines, descriptor sets, per-draw
  *                 block and vertex streams (declared in render_int.h)
+ *   crowd_gpu.c   skinned crowds: culling and skinning passes, their one draw
+ *                 (declared in render_int.h)
  *   renderer.c    render plugins and the primary pass (orri_render_scene)
  *
  * A frame runs them in that order (render_int.h has the flow). Only these

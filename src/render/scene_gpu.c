@@ -15,6 +15,7 @@
 
 void orri_mesh_gpu_release(orr_engine *e, orri_scene_gpu *sg, orri_mesh_gpu *m) {
     orri_deform_gpu_release(e, m);
+    orri_crowd_gpu_release(e, m);
     orri_geometry_gpu_drop(e, sg, m);
     memset(m, 0, sizeof *m);
 }

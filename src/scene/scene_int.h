@@ -84,6 +84,7 @@ typedef struct orri_mesh {
      * `version`) and the morph target weights (missing targets 0). */
     uint32_t skin;
     float morph_weights[ORR_GEOMETRY_MAX_MORPH_TARGETS];
+    struct orr_crowd *crowd; /* the mesh of a skinned crowd (src/anim/crowd.c), drawn by src/render/crowd_gpu.c */
 } orri_mesh;
 
 typedef struct orri_node {
