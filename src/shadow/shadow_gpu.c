@@ -96,6 +96,7 @@ orr_result orri_shadow_gpu_make(orr_shadow_generator *g) {
     g->gpu.filter_kind = orri_shadow_filter_kind(&g->desc);
     orr_result r = make_images(g);
     if (r == ORR_OK) r = make_pipelines(g);
+    if (r == ORR_OK && g->desc.filter == ORR_SHADOW_FILTER_BLUR_ESM) r = orri_shadow_blur_make(g);
     if (r != ORR_OK) orri_shadow_gpu_release(g);
     return r;
 }
@@ -112,6 +113,7 @@ void orri_shadow_gpu_release(orr_shadow_generator *g) {
     drop_pipeline(gpu, &s->depth_pipe);
     drop_pipeline(gpu, &s->depth_inst_pipe);
     drop_pipeline(gpu, &s->blur_pipe);
+    orri_shadow_blur_release(g);
     /* A pipeline layout may go while command buffers that used it are pending. */
     if (s->layout) vkDestroyPipelineLayout(gpu->device, s->layout, NULL);
     s->layout = VK_NULL_HANDLE;

@@ -83,6 +83,11 @@ uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d);
 /* shadow_gpu.c */
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g);
 void orri_shadow_gpu_release(orr_shadow_generator *g);
+/* shadow_blur.c: blurred ESM (made by orri_shadow_gpu_make for BLUR_ESM) */
+uint32_t orri_shadow_kernel_taps(uint32_t ideal); /* Babylon's nearest best kernel */
+orr_result orri_shadow_blur_make(orr_shadow_generator *g);
+void orri_shadow_blur_release(orr_shadow_generator *g);
+void orri_shadow_blur_record(orr_shadow_generator *g, VkCommandBuffer cmd);
 /* shadow_pass.c: the plugin's update */
 orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, VkCommandBuffer primary,
                               void *state, bool *rerecord);

@@ -134,12 +134,12 @@ static orri_shadow_push caster_push(orr_shadow_generator *g, orr_engine *e, cons
                                     const orri_gpu_shadow *r) {
     const orr_light_desc *ld = &orri_node_light(ln)->desc;
     const orr_dmat4 *w = orri_node_world(g->scene, ln, NULL);
-    orri_shadow_push p = {.light = r->matrices[0], .bias = r->depth};
+    orri_shadow_push p = {.light = r->matrices[0]};
     bool dir = ld->type == ORR_LIGHT_DIRECTIONAL;
     orr_dvec3 ldata = dir ? orr_dvec3_normalize(orr_dmat4_transform_dir(*w, ld->direction))
                           : frame_point(g, e, v, orr_dmat4_get_translation(*w), orri_node_cell(g->scene, ln));
     p.light_data = orri_pack_position(ldata, dir ? 1 : 0);
-    p.bias.x = (float)g->desc.bias.value, p.bias.y = (float)g->desc.normal_bias.value;
+    p.bias = (orr_vec4f){(float)g->desc.bias.value, (float)g->desc.normal_bias.value, r->depth.x, r->depth.y};
     p.extra = (orr_vec4f){(float)g->desc.depth_scale.value, r->origin.x, r->origin.y, r->origin.z};
     return p;
 }
@@ -150,7 +150,9 @@ void orri_shadow_bind_slot(orr_shadow_generator *g, orr_engine *e, int slot) {
     if (g->light_slot >= 0)
         orri_scene_set_shadow_maps(e, g->scene, (uint32_t)g->light_slot, VK_NULL_HANDLE, VK_NULL_HANDLE);
     if (slot >= 0) {
-        VkImageView raw = g->gpu.esm[0].view ? g->gpu.esm[0].view : g->gpu.depth.view;
+        VkImageView raw = g->gpu.esm[1].view   ? g->gpu.esm[1].view /* blurred */
+                          : g->gpu.esm[0].view ? g->gpu.esm[0].view
+                                               : g->gpu.depth.view;
         orri_scene_set_shadow_maps(e, g->scene, (uint32_t)slot, g->gpu.depth.view, raw);
     }
     g->light_slot = slot;

@@ -119,5 +119,6 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
         draw_caster(g, sg, s, i, cmd, p, &bound);
     }
     end_map(g, cmd);
+    orri_shadow_blur_record(g, cmd); /* blurred ESM */
     orri_cmd_label_end(&g->engine->gpu, cmd);
 }

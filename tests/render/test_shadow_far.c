@@ -44,8 +44,8 @@ TEST(shadow_same_image_at_0_1e7_1e12) {
     printf("control, absolute light matrices: MAD 1e7 %.4f, 1e12 %.4f\n", x7.mad, x12.mad);
     CHECK(d7.mad <= 0.01);
     CHECK(d12.mad <= 0.01);
-    CHECK(x7.mad > 0.5); /* the control breaks visibly */
-    CHECK(x12.mad > 0.5);
+    CHECK(x7.mad > 1.0); /* the control breaks visibly */
+    CHECK(x12.mad > 1.0);
     orr_image8 *all[] = {&a0, &a7, &a12, &c7, &c12};
     for (int i = 0; i < 5; i++) orr_test_image_free(all[i]);
 }
@@ -71,14 +71,14 @@ TEST(shadow_dir_pcf_far_parity) {
 #if ORR_RIGHT_HANDED
     SKIP("the -far references are left-handed");
 #endif
-    far_parity(ORR_TEST_SHADOW_DIR_PCF, "shadow-dir-pcf-far.png", 0.5);
+    far_parity(ORR_TEST_SHADOW_DIR_PCF, "shadow-dir-pcf-far.png", 0.25);
 }
 
 TEST(shadow_spot_far_parity) {
 #if ORR_RIGHT_HANDED
     SKIP("the -far references are left-handed");
 #endif
-    far_parity(ORR_TEST_SHADOW_SPOT, "shadow-spot-far.png", 0.5);
+    far_parity(ORR_TEST_SHADOW_SPOT, "shadow-spot-far.png", 0.25);
 }
 
 /* The light matrices follow the camera: under floating origin they are

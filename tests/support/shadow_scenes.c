@@ -54,6 +54,8 @@ static void apply_over(orr_shadow_desc *d, const orr_shadow_desc *o) {
     if (o->bias.set) d->bias = o->bias;
     if (o->normal_bias.set) d->normal_bias = o->normal_bias;
     if (o->darkness.set) d->darkness = o->darkness;
+    if (o->kernel_blur.set) d->kernel_blur = o->kernel_blur;
+    if (o->blur_kernel) d->blur_kernel = o->blur_kernel;
     d->debug_absolute_matrices = o->debug_absolute_matrices;
 }
 
