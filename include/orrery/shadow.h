@@ -106,11 +106,12 @@ typedef struct orr_shadow_desc {
 /* The desc with every default resolved (NULL: all defaults). */
 orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc);
 
-/* A generator for `light` (directional or spot) of `scene`. Misuse (NULL
- * scene or out, stale light, a hemispheric or point light, a map size that is
- * not a power of two, a second generator on the light, an unknown enum, a
- * parameter out of range) is reported and fails with
- * ORR_ERROR_INVALID_ARGUMENT, creating nothing. */
+/* A generator for `light` (directional or spot) of `scene`. Misuse is
+ * reported and creates nothing: a null or stale light, or a hemispheric or
+ * point one, fails with ORR_ERROR_INVALID_HANDLE; a NULL scene or out, a map
+ * size that is not a power of two in 1..8192 (0 is the default, 1024), a
+ * second generator on the light, an unknown enum, a parameter NaN or out of
+ * range, with ORR_ERROR_INVALID_ARGUMENT. */
 orr_result orr_shadow_generator_create(orr_scene *scene, orr_light light, const orr_shadow_desc *desc,
                                        orr_shadow_generator **out);
 /* From the next frame on the light casts no shadow. NULL is ignored. */

@@ -104,7 +104,8 @@ orr_result orr_shadow_generator_create(orr_scene *s, orr_light light, const orr_
         orri_misuse(s->ctx, ORR_MSG_BAD_STATE, "%s: the scene has no engine", what);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
-    if (!shadow_light(s, light, what) || !check_desc(s->ctx, &d, what)) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!shadow_light(s, light, what)) return orr_last_result(); /* INVALID_HANDLE: stale or wrong kind */
+    if (!check_desc(s->ctx, &d, what)) return ORR_ERROR_INVALID_ARGUMENT;
     if (light_taken(s->render_state, light.id)) {
         orri_misuse(s->ctx, ORR_MSG_IN_USE, "%s: light %u has a shadow generator already", what, light.id);
         return ORR_ERROR_INVALID_ARGUMENT;

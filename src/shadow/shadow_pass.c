@@ -49,12 +49,10 @@ static void extend_caster(orr_shadow_generator *g, orr_engine *e, const orri_vie
     if (!n) return;
     orri_mesh *m = orri_node_mesh(n);
     orri_thin_instances *t = orri_thin_of(n);
-    orr_dbox box = m->local_box;
+    /* Thin instances: the box of every instance (Babylon syncs a thin-instanced
+     * mesh's bounding info with its instances by default). */
+    orr_dbox box = t ? orri_thin_local_box(s, n) : m->local_box;
     orr_dmat4 w = *orri_node_world(s, n, NULL);
-    if (t && t->world_bounds) {
-        box = orr_instances_query_world_box(s, (orr_mesh){id});
-        w = orr_dmat4_identity();
-    }
     if (orr_dbox_is_empty(box)) return;
     orr_cell3 cell = orri_node_cell(s, n);
     for (int k = 0; k < 8; k++) {
