@@ -6,6 +6,13 @@
 //   PCF:  hardware bilinear compares, Babylon's PCF1 / PCF3 (4 taps) / PCF5
 //         (9 taps) weights (quality LOW / MEDIUM / HIGH)
 //   ESM:  1 − clamp(exp(min(87, depthScale · metric)) · stored, 0, 1 − darkness)
+//   PCSS: Babylon's contact hardening: a blocker search (16 or 32 taps within
+//         lightSizeUV texels) gives the mean blocker depth; the penumbra
+//         (metric − blocker + 10 texels) · lightSizeUV · texel scales a rotated
+//         disc of 16 / 32 / 64 compares (quality LOW / MEDIUM / HIGH); the result
+//         fades to lit with the blocker distance. The disc here is a Vogel
+//         (golden-angle) spiral, rotated per fragment by Babylon's getRand hash
+//         (Babylon uses fixed Poisson tables: same radii, other points).
 // Outside the map (uv or metric outside [0, 1]) a receiver is lit, as
 // Babylon's. Maps store reversed depth (1 − d): the compare sampler tests
 // reference ≥ stored. Positions are upload-frame (eye-relative under floating
@@ -65,6 +72,29 @@ float orri_shadow_pcf(uint i, vec2 uv01, float layer, float ref, float size, flo
     return sum / 144.0;
 }
 
+vec2 orri_disc(int k, int n) {
+    float r = sqrt((float(k) + 0.5) / float(n)), a = float(k) * 2.39996323;
+    return r * vec2(cos(a), sin(a));
+}
+
+float orri_shadow_pcss(uint i, vec3 uvz, float layer, float metric, float inv, float light_uv, uint quality) {
+    int search = quality == 0u ? 32 : 16, taps = quality == 0u ? 64 : quality == 1u ? 32 : 16;
+    float sum = 0.0, blockers = 0.0;
+    for (int k = 0; k < search; k++) {
+        float d = 1.0 - orri_sm_raw(i, vec3(uvz.xy + light_uv * inv * orri_disc(k, search), layer));
+        if (d < metric) sum += d, blockers += 1.0;
+    }
+    if (blockers < 1.0) return 1.0;
+    float blocker = sum / blockers;
+    float radius = (metric - blocker + inv * 10.0) * light_uv * inv;
+    float angle = fract(sin(dot(uvz.xy, vec2(12.9898, 78.233))) * 43758.5453) * 3.1415926;
+    mat2 rot = mat2(cos(angle), sin(angle), -sin(angle), cos(angle));
+    float lit = 0.0, ref = 1.0 - uvz.z;
+    for (int k = 0; k < taps; k++)
+        lit += orri_sm_cmp(i, vec4(uvz.xy + rot * orri_disc(k, taps) * radius, layer, ref));
+    return mix(lit / float(taps), 1.0, metric - blocker);
+}
+
 uint orri_shadow_layer(OrriShadow s, vec3 p) {
     uint n = uint(s.map.z + 0.5);
     if (n <= 1u) return 0u;
@@ -94,6 +124,9 @@ float orri_shadow(uint i, vec3 p) {
     } else if (filter_kind == ORRI_SHADOW_HARD) {
         float stored = 1.0 - orri_sm_raw(i, vec3(uv, float(layer)));
         shadow = metric > stored ? darkness : 1.0;
+    } else if (filter_kind == ORRI_SHADOW_PCSS) {
+        vec3 uvz = vec3(uv, clamp(0.5 * clip.z + 0.5, 0.0, 0.99999994));
+        shadow = mix(darkness, 1.0, orri_shadow_pcss(i, uvz, float(layer), metric, s.map.y, s.params.w, s.info.y));
     } else {
         float ref = 1.0 - clamp(0.5 * clip.z + 0.5, 0.0, 0.99999994); // Babylon GREATEST_LESS_THAN_ONE
         shadow = mix(darkness, 1.0, orri_shadow_pcf(i, uv, float(layer), ref, s.map.x, s.map.y, s.info.y));

@@ -30,7 +30,10 @@
  *   9 bilinear compares, MEDIUM = 3×3 in 4, LOW = 1), ESM
  *   (useExponentialShadowMap) and BLUR_ESM (useBlurExponentialShadowMap:
  *   the map at map_size / blur_scale, then a blur: box of blur_box_offset, or
- *   the Gaussian kernel blur of blur_kernel taps when kernel_blur is on).
+ *   the Gaussian kernel blur of blur_kernel taps when kernel_blur is on),
+ *   PCSS (useContactHardeningShadow: blocker search, penumbra from the
+ *   blocker distance × contact_hardening_light_size_uv_ratio; its sample disc
+ *   is Orrery's own, so the noise pattern differs from Babylon's).
  * - receivers (standard and PBR materials): a light's diffuse and specular
  *   terms × the shadow factor (darkness in full shadow, 1 lit; outside the
  *   map lit).
@@ -45,8 +48,8 @@
  *
  * Limits: one generator per light; the light is one of the first four
  * enabled lights of the scene (the lights the shaders see); point lights
- * (cube maps) and PCSS (contact hardening) are not implemented: creating one
- * reports ORR_MSG_UNKNOWN_ENUM / WRONG_KIND and fails.
+ * (cube maps) are not implemented: creating one reports ORR_MSG_WRONG_KIND
+ * and fails.
  *
  * Threading: as the rest of the engine, one thread per engine.
  */
@@ -71,6 +74,7 @@ typedef enum orr_shadow_filter {
     ORR_SHADOW_FILTER_HARD = 1,     /* Babylon.js FILTER_NONE */
     ORR_SHADOW_FILTER_ESM = 2,      /* useExponentialShadowMap */
     ORR_SHADOW_FILTER_BLUR_ESM = 3, /* useBlurExponentialShadowMap */
+    ORR_SHADOW_FILTER_PCSS = 4,     /* useContactHardeningShadow (quality: 16 / 32 / 64 taps) */
 } orr_shadow_filter;
 
 typedef enum orr_shadow_quality {
@@ -83,19 +87,20 @@ typedef enum orr_shadow_quality {
 typedef struct orr_shadow_desc {
     uint32_t map_size; /* power of two, 1..8192; 0: 1024 */
     orr_shadow_filter filter;
-    orr_shadow_quality quality;             /* PCF */
-    orr_opt_f64 bias;                       /* default 0.00005 */
-    orr_opt_f64 normal_bias;                /* default 0 */
-    orr_opt_f64 darkness;                   /* 0..1, default 0 */
-    orr_opt_f64 depth_scale;                /* ESM, default 50 */
-    orr_opt_f64 frustum_edge_falloff;       /* default 0 */
-    orr_opt_bool kernel_blur;               /* BLUR_ESM: useKernelBlur, default off (box blur) */
-    uint32_t blur_kernel;                   /* kernel blur taps, default 1 */
-    uint32_t blur_box_offset;               /* box blur offset, default 1 */
-    orr_opt_f64 blur_scale;                 /* default 2 */
-    orr_opt_f64 shadow_min_z, shadow_max_z; /* default: the active camera's near and far */
-    orr_opt_f64 ortho_scale;                /* directional: shadowOrthoScale, default 0.1 */
-    orr_opt_bool auto_update_extends;       /* directional, default on */
+    orr_shadow_quality quality;                        /* PCF */
+    orr_opt_f64 bias;                                  /* default 0.00005 */
+    orr_opt_f64 normal_bias;                           /* default 0 */
+    orr_opt_f64 darkness;                              /* 0..1, default 0 */
+    orr_opt_f64 depth_scale;                           /* ESM, default 50 */
+    orr_opt_f64 frustum_edge_falloff;                  /* default 0 */
+    orr_opt_bool kernel_blur;                          /* BLUR_ESM: useKernelBlur, default off (box blur) */
+    uint32_t blur_kernel;                              /* kernel blur taps, default 1 */
+    uint32_t blur_box_offset;                          /* box blur offset, default 1 */
+    orr_opt_f64 blur_scale;                            /* default 2 */
+    orr_opt_f64 shadow_min_z, shadow_max_z;            /* default: the active camera's near and far */
+    orr_opt_f64 ortho_scale;                           /* directional: shadowOrthoScale, default 0.1 */
+    orr_opt_f64 contact_hardening_light_size_uv_ratio; /* PCSS, default 0.1 */
+    orr_opt_bool auto_update_extends;                  /* directional, default on */
     /* Test switch: build the light matrices from absolute positions and
      * leave the eye translation to float32 on the GPU, as an engine without
      * an eye-relative shadow path does. Never for production. */

@@ -77,13 +77,13 @@ typedef struct orri_uvec4 {
 #define ORRI_SHADOW_PCF 2u
 #define ORRI_SHADOW_ESM 3u
 #define ORRI_SHADOW_PCSS 4u
-#define ORRI_SHADOW_FIELDS                                                                             \
-    ORR_MAT4 matrices[ORRI_SHADOW_LAYERS];                                                             \
-    ORR_VEC4 params; /* darkness, depth scale (ESM), frustum edge falloff, PCSS light size uv ratio */ \
-    ORR_VEC4 map;    /* size, 1 / size, layer count, blur scale / size */                              \
-    ORR_VEC4 depth;  /* Babylon.js depthValues (x, y): metric = (clip z + x) / y; z, w unused */       \
-    ORR_VEC4 splits; /* cascades: far view depth of each layer */                                      \
-    ORR_VEC4 origin; /* debug control only: added to the fragment position (0 normally) */             \
+#define ORRI_SHADOW_FIELDS                                                                                     \
+    ORR_MAT4 matrices[ORRI_SHADOW_LAYERS];                                                                     \
+    ORR_VEC4 params; /* darkness, depth scale (ESM), frustum edge falloff, PCSS lightSizeUV (ratio · size) */ \
+    ORR_VEC4 map;    /* size, 1 / size, layer count, blur scale / size */                                      \
+    ORR_VEC4 depth;  /* Babylon.js depthValues (x, y): metric = (clip z + x) / y; z, w unused */               \
+    ORR_VEC4 splits; /* cascades: far view depth of each layer */                                              \
+    ORR_VEC4 origin; /* debug control only: added to the fragment position (0 normally) */                     \
     ORR_UVEC4 info;  /* x = ORRI_SHADOW_* filter, y = PCF quality (0 high, 1 medium, 2 low), z = light type */
 
 /* Per PBR draw: set 1, binding 0 (dynamic offset into the slot's shader

@@ -18,6 +18,7 @@ orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc) {
     if (!d.blur_scale.set) d.blur_scale = ORR_F64(2);
     if (!d.ortho_scale.set) d.ortho_scale = ORR_F64(ORRI_SHADOW_DEFAULT_ORTHO_SCALE);
     if (!d.auto_update_extends.set) d.auto_update_extends = ORR_ON;
+    if (!d.contact_hardening_light_size_uv_ratio.set) d.contact_hardening_light_size_uv_ratio = ORR_F64(0.1);
     return d;
 }
 
@@ -26,6 +27,7 @@ uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d) {
     case ORR_SHADOW_FILTER_HARD: return ORRI_SHADOW_HARD;
     case ORR_SHADOW_FILTER_ESM:
     case ORR_SHADOW_FILTER_BLUR_ESM: return ORRI_SHADOW_ESM;
+    case ORR_SHADOW_FILTER_PCSS: return ORRI_SHADOW_PCSS;
     default: return ORRI_SHADOW_PCF;
     }
 }
@@ -39,13 +41,14 @@ static bool check_desc(orri_ctx *ctx, const orr_shadow_desc *d, const char *what
         orri_misuse(ctx, ORR_MSG_OUT_OF_RANGE, "%s: map_size %u is not a power of two in 1..8192", what, m);
         return false;
     }
-    if ((unsigned)d->filter > ORR_SHADOW_FILTER_BLUR_ESM || (unsigned)d->quality > ORR_SHADOW_QUALITY_LOW) {
+    if ((unsigned)d->filter > ORR_SHADOW_FILTER_PCSS || (unsigned)d->quality > ORR_SHADOW_QUALITY_LOW) {
         orri_misuse(ctx, ORR_MSG_UNKNOWN_ENUM, "%s: unknown filter %d or quality %d", what, (int)d->filter,
                     (int)d->quality);
         return false;
     }
-    orr_opt_f64 f[] = {d->bias,       d->normal_bias,  d->darkness,     d->depth_scale, d->frustum_edge_falloff,
-                       d->blur_scale, d->shadow_min_z, d->shadow_max_z, d->ortho_scale};
+    orr_opt_f64 f[] = {
+        d->bias,       d->normal_bias,  d->darkness,     d->depth_scale, d->frustum_edge_falloff,
+        d->blur_scale, d->shadow_min_z, d->shadow_max_z, d->ortho_scale, d->contact_hardening_light_size_uv_ratio};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (!finite_opt(f[i])) {
             orri_misuse(ctx, ORR_MSG_NOT_FINITE, "%s: a parameter is NaN or infinite", what);

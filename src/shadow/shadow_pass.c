@@ -117,9 +117,9 @@ static void fill_record(orr_shadow_generator *g, const orri_view *v, orr_light_t
     const orr_shadow_desc *d = &g->desc;
     memset(r, 0, sizeof *r);
     r->matrices[0] = orr_dmat4_to_f32(orr_dmat4_mul(g->proj, g->view));
-    r->params =
-        orr_dvec4_to_f32((orr_dvec4){d->darkness.value, d->depth_scale.value, d->frustum_edge_falloff.value, 0});
     double size = g->gpu.size;
+    r->params = orr_dvec4_to_f32((orr_dvec4){d->darkness.value, d->depth_scale.value, d->frustum_edge_falloff.value,
+                                             d->contact_hardening_light_size_uv_ratio.value * size});
     r->map = orr_dvec4_to_f32((orr_dvec4){size, 1.0 / size, g->gpu.layers, 0});
     double dv[2];
     orri_shadow_depth_values(type, g->world.min_z, g->world.max_z, dv);

@@ -117,6 +117,8 @@ TEST(shadow_filters) {
         {"shadow-filter-pcf-low.png", {.quality = ORR_SHADOW_QUALITY_LOW}},
         {"shadow-filter-pcf-medium-darkness.png", {.quality = ORR_SHADOW_QUALITY_MEDIUM, .darkness = ORR_F64(0.5)}},
         {"shadow-filter-normal-bias.png", {.normal_bias = ORR_F64(0.05)}},
+        {"shadow-filter-pcss-high.png", {.filter = ORR_SHADOW_FILTER_PCSS}},
+        {"shadow-filter-pcss-low.png", {.filter = ORR_SHADOW_FILTER_PCSS, .quality = ORR_SHADOW_QUALITY_LOW}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         orr_test_shadow t = orr_test_build_shadow(engine, ORR_TEST_SHADOW_DIR_PCF, ORIGIN, &cases[i].d);
