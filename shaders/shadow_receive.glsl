@@ -19,7 +19,8 @@
 // origin); the light matrices are in the same frame (src/shadow).
 // Layers: a cascaded generator fills map.z > 1 layers and `splits` (far view
 // depth per layer); the receiver takes the first layer whose split is beyond
-// the fragment's view depth.
+// the fragment's view depth. A point light has six layers, one per cube face
+// (90° perspectives), chosen by the major axis of the light-to-fragment vector.
 #include "gpu_types.h"
 
 layout(set = 0, binding = 2, std140) uniform ShadowBlock { OrriShadow orri_shadows[ORRI_MAX_LIGHTS]; };
@@ -97,6 +98,12 @@ float orri_shadow_pcss(uint i, vec3 uvz, float layer, float metric, float inv, f
 
 uint orri_shadow_layer(OrriShadow s, vec3 p) {
     uint n = uint(s.map.z + 0.5);
+    if (s.info.z == ORRI_LIGHT_POINT) { // cube faces +X −X +Y −Y +Z −Z: the major axis of light → p
+        vec3 d = p - s.splits.xyz, a = abs(d);
+        if (a.x >= a.y && a.x >= a.z) return d.x > 0.0 ? 0u : 1u;
+        if (a.y >= a.z) return d.y > 0.0 ? 2u : 3u;
+        return d.z > 0.0 ? 4u : 5u;
+    }
     if (n <= 1u) return 0u;
     float depth = dot(p - scene.eye.xyz, vec3(scene.view[0].z, scene.view[1].z, scene.view[2].z));
     depth = abs(depth);

@@ -46,10 +46,15 @@
  * agree to float64 before anything becomes float32; they are recomputed when
  * the camera (identity or version), the light or a caster moves.
  *
+ * - point lights: six 90° faces (Babylon's cube directions +X −X +Y −Y +Z
+ *   −Z, LookAtLH each), PerspectiveFovLH(π/2, 1, shadow_min_z, shadow_max_z),
+ *   rendered into six layers of one depth array; a receiver picks the face by
+ *   the major axis of light → fragment. PCF and HARD filters only (Babylon's
+ *   cube maps store the radial distance and filter by Poisson sampling; here
+ *   each face stores its own depth, so its PCF and bias are the spot's).
+ *
  * Limits: one generator per light; the light is one of the first four
- * enabled lights of the scene (the lights the shaders see); point lights
- * (cube maps) are not implemented: creating one reports ORR_MSG_WRONG_KIND
- * and fails.
+ * enabled lights of the scene (the lights the shaders see).
  *
  * Threading: as the rest of the engine, one thread per engine.
  */
@@ -111,9 +116,10 @@ typedef struct orr_shadow_desc {
 /* The desc with every default resolved (NULL: all defaults). */
 orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc);
 
-/* A generator for `light` (directional or spot) of `scene`. Misuse is
- * reported and creates nothing: a null or stale light, or a hemispheric or
- * point one, fails with ORR_ERROR_INVALID_HANDLE; a NULL scene or out, a map
+/* A generator for `light` (directional, spot or point) of `scene`. Misuse is
+ * reported and creates nothing: a null or stale light, or a hemispheric
+ * one, fails with ORR_ERROR_INVALID_HANDLE; a point light with an ESM or PCSS
+ * filter, a NULL scene or out, a map
  * size that is not a power of two in 1..8192 (0 is the default, 1024), a
  * second generator on the light, an unknown enum, a parameter NaN or out of
  * range, with ORR_ERROR_INVALID_ARGUMENT. */

@@ -71,7 +71,7 @@ typedef struct orri_uvec4 {
  * receiver picks the layer by view depth against `splits`). Maps: binding 3
  * (comparison, sampler2DArrayShadow) and 4 (raw, sampler2DArray), index =
  * light slot; stored depth is reversed (1 − window depth). */
-#define ORRI_SHADOW_LAYERS 4
+#define ORRI_SHADOW_LAYERS 6 /* a point light's cube faces, or up to 4 cascades */
 #define ORRI_SHADOW_NONE 0u
 #define ORRI_SHADOW_HARD 1u
 #define ORRI_SHADOW_PCF 2u
@@ -82,7 +82,7 @@ typedef struct orri_uvec4 {
     ORR_VEC4 params; /* darkness, depth scale (ESM), frustum edge falloff, PCSS lightSizeUV (ratio · size) */ \
     ORR_VEC4 map;    /* size, 1 / size, layer count, blur scale / size */                                      \
     ORR_VEC4 depth;  /* Babylon.js depthValues (x, y): metric = (clip z + x) / y; z, w unused */               \
-    ORR_VEC4 splits; /* cascades: far view depth of each layer */                                              \
+    ORR_VEC4 splits; /* cascades: far view depth of each layer; point light: xyz = upload-frame position */    \
     ORR_VEC4 origin; /* debug control only: added to the fragment position (0 normally) */                     \
     ORR_UVEC4 info;  /* x = ORRI_SHADOW_* filter, y = PCF quality (0 high, 1 medium, 2 low), z = light type */
 

@@ -62,15 +62,19 @@ static bool check_desc(orri_ctx *ctx, const orr_shadow_desc *d, const char *what
     return true;
 }
 
+/* Point lights (cube faces) take the depth-map filters only. */
+static bool check_point(orri_ctx *ctx, bool point, const orr_shadow_desc *d, const char *what) {
+    if (!point || d->filter == ORR_SHADOW_FILTER_PCF || d->filter == ORR_SHADOW_FILTER_HARD) return true;
+    orri_misuse(ctx, ORR_MSG_IMPOSSIBLE_OPTION, "%s: point-light shadows take the PCF or HARD filter only", what);
+    return false;
+}
+
 static orri_node *shadow_light(orr_scene *s, orr_light light, const char *what) {
     orri_node *n = orri_node_get_kind(s, light.id, ORRI_NODE_LIGHT, what);
     if (!n) return NULL;
     orr_light_type t = orri_node_light(n)->desc.type;
-    if (t != ORR_LIGHT_DIRECTIONAL && t != ORR_LIGHT_SPOT) {
-        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND,
-                    "%s: light %u is not directional or spot (point-light cube maps "
-                    "are not implemented)",
-                    what, light.id);
+    if (t == ORR_LIGHT_HEMISPHERIC) {
+        orri_misuse(s->ctx, ORR_MSG_WRONG_KIND, "%s: light %u is hemispheric (no shadows)", what, light.id);
         return NULL;
     }
     return n;
@@ -107,8 +111,10 @@ orr_result orr_shadow_generator_create(orr_scene *s, orr_light light, const orr_
         orri_misuse(s->ctx, ORR_MSG_BAD_STATE, "%s: the scene has no engine", what);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
-    if (!shadow_light(s, light, what)) return orr_last_result(); /* INVALID_HANDLE: stale or wrong kind */
-    if (!check_desc(s->ctx, &d, what)) return ORR_ERROR_INVALID_ARGUMENT;
+    orri_node *ln = shadow_light(s, light, what);
+    if (!ln) return orr_last_result(); /* INVALID_HANDLE: stale or wrong kind */
+    bool point = orri_node_light(ln)->desc.type == ORR_LIGHT_POINT;
+    if (!check_desc(s->ctx, &d, what) || !check_point(s->ctx, point, &d, what)) return ORR_ERROR_INVALID_ARGUMENT;
     if (light_taken(s->render_state, light.id)) {
         orri_misuse(s->ctx, ORR_MSG_IN_USE, "%s: light %u has a shadow generator already", what, light.id);
         return ORR_ERROR_INVALID_ARGUMENT;
@@ -117,6 +123,7 @@ orr_result orr_shadow_generator_create(orr_scene *s, orr_light light, const orr_
     if (!g) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shadow generator");
     memset(g, 0, sizeof *g);
     g->scene = s, g->engine = e, g->light = light.id, g->desc = d, g->version = 1, g->light_slot = -1;
+    g->point = point;
     orr_result r = orri_shadow_gpu_make(g);
     if (r == ORR_OK)
         r = orri_scene_add_plugin(
@@ -142,7 +149,9 @@ orr_result orr_shadow_generator_set(orr_shadow_generator *g, const orr_shadow_de
         return ORR_ERROR_INVALID_ARGUMENT;
     }
     orr_shadow_desc d = orr_shadow_desc_defaults(desc);
-    if (!check_desc(g->scene->ctx, &d, "orr_shadow_generator_set")) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!check_desc(g->scene->ctx, &d, "orr_shadow_generator_set") ||
+        !check_point(g->scene->ctx, g->point, &d, "orr_shadow_generator_set"))
+        return ORR_ERROR_INVALID_ARGUMENT;
     bool remake =
         d.map_size != g->desc.map_size || d.filter != g->desc.filter || d.blur_scale.value != g->desc.blur_scale.value;
     orr_shadow_desc old = g->desc;

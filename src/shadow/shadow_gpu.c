@@ -20,7 +20,7 @@ extern const size_t orri_spv_shadow_depth_vert_size, orri_spv_shadow_depth_insta
 static orr_result make_images(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
     orri_gpu *gpu = &g->engine->gpu;
-    s->size = g->desc.map_size, s->layers = 1;
+    s->size = g->desc.map_size, s->layers = g->point ? 6 : 1;
     orri_image_desc d = {.width = s->size,
                          .height = s->size,
                          .layers = s->layers,
@@ -30,6 +30,14 @@ static orr_result make_images(orr_shadow_generator *g) {
                          .array = true,
                          .label = "shadow map"};
     orr_result r = orri_image_create(gpu, &d, &s->depth);
+    for (uint32_t k = 0; r == ORR_OK && s->layers > 1 && k < s->layers; k++) {
+        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                    .image = s->depth.image,
+                                    .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                    .format = d.format,
+                                    .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, k, 1}};
+        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &s->layer_views[k]), "shadow layer view");
+    }
     if (r != ORR_OK || s->filter_kind != ORRI_SHADOW_ESM) return r;
     d.format = VK_FORMAT_R16_SFLOAT;
     d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
@@ -117,6 +125,10 @@ void orri_shadow_gpu_release(orr_shadow_generator *g) {
     /* A pipeline layout may go while command buffers that used it are pending. */
     if (s->layout) vkDestroyPipelineLayout(gpu->device, s->layout, NULL);
     s->layout = VK_NULL_HANDLE;
+    for (uint32_t k = 0; k < ORRI_SHADOW_LAYERS; k++) /* views alone: the queue destroys the view, no image */
+        if (s->layer_views[k])
+            orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_IMAGE, .u.image = {.view = s->layer_views[k]}});
+    memset(s->layer_views, 0, sizeof s->layer_views);
     orri_image *imgs[] = {&s->depth, &s->esm[0], &s->esm[1], &s->blur_tmp};
     for (int i = 0; i < 4; i++)
         if (imgs[i]->image) orri_image_destroy_deferred(gpu, imgs[i]);

@@ -56,6 +56,7 @@ typedef struct orri_shadow_gpu {
     VkDescriptorPool blur_pool;
     VkDescriptorSet blur_sets[2]; /* horizontal reads esm[0] (written), vertical reads the horizontal result */
     orri_image blur_tmp;          /* horizontal result */
+    VkImageView layer_views[ORRI_SHADOW_LAYERS];       /* one attachment view per layer when layers > 1 */
     VkPipeline depth_pipe, depth_inst_pipe, blur_pipe; /* filter-specific variants */
     uint32_t filter_kind;                              /* ORRI_SHADOW_* the objects were made for */
 } orri_shadow_gpu;
@@ -71,8 +72,11 @@ struct orr_shadow_generator {
     uint64_t version; /* parameters and caster list */
     int light_slot;   /* in the scene block this frame, -1: none */
     /* last computed, in the upload frame (view, projection) and absolute */
-    orr_dmat4 view, proj;
-    orri_shadow_extents extents; /* kept when auto_update_extends is off */
+    orr_dmat4 view, proj;                /* view: layer 0's */
+    orr_dmat4 views[ORRI_SHADOW_LAYERS]; /* point light: one per cube face */
+    bool point;                          /* a point light: six layers (cube faces) */
+    orr_dvec3 frame_pos;                 /* the light's position in the upload frame */
+    orri_shadow_extents extents;         /* kept when auto_update_extends is off */
     orr_shadow_matrices world;
     uint64_t matrix_key;
     orri_shadow_gpu gpu;
@@ -104,8 +108,10 @@ int orri_shadow_light_slot(orr_scene *s, uint32_t light);
 /* Points light slot `slot` (-1: none) of the scene's receivers at the maps. */
 void orri_shadow_bind_slot(orr_shadow_generator *g, orr_engine *e, int slot);
 /* Records the casters into `layer` of the depth map (and the ESM map) with
- * push constants `p` (object filled per draw): barriers, clear, draws,
- * transition to shader reads. Every frame, also when nothing casts. */
+ * push constants `p` (object filled per draw): layer 0 makes the whole map
+ * writable, each layer is cleared and drawn (its own attachment view when
+ * layers > 1), the last one makes the map readable. Every frame and every
+ * layer in order, also when nothing casts. */
 void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
                               VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p);
 

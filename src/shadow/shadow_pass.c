@@ -84,14 +84,20 @@ static void build_matrices(orr_shadow_generator *g, orr_engine *e, const orri_vi
     orr_scene *s = g->scene;
     const orr_light_desc *ld = &orri_node_light(ln)->desc;
     const orr_dmat4 *w = orri_node_world(s, ln, NULL);
-    orr_dvec3 dir = orr_dvec3_normalize(orr_dmat4_transform_dir(*w, ld->direction));
     orr_dvec3 pos = frame_point(g, e, v, orr_dmat4_get_translation(*w), orri_node_cell(s, ln));
-    g->view = orri_shadow_light_view(pos, dir);
+    g->frame_pos = pos;
     double n, f;
     depth_range(g, v, &n, &f);
-    if (ld->type == ORR_LIGHT_SPOT) {
+    if (g->point) { /* Babylon's cube directions +X −X +Y −Y +Z −Z, 90° faces */
+        static const orr_dvec3 faces[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        for (int k = 0; k < 6; k++) g->views[k] = orri_shadow_light_view(pos, faces[k]);
+        g->view = g->views[0];
+        g->proj = orri_shadow_perspective_gl(1.5707963267948966, 1.0, n, f);
+    } else if (ld->type == ORR_LIGHT_SPOT) {
+        g->view = orri_shadow_light_view(pos, orr_dmat4_transform_dir(*w, ld->direction));
         g->proj = orri_shadow_perspective_gl(ld->angle, 1.0, n, f);
     } else {
+        g->view = orri_shadow_light_view(pos, orr_dmat4_transform_dir(*w, ld->direction));
         if (g->desc.auto_update_extends.value || !g->extents.valid) {
             g->extents = (orri_shadow_extents){0};
             for (uint32_t i = 0; i < g->caster_count; i++) extend_caster(g, e, v, g->casters[i]);
@@ -116,7 +122,9 @@ static void build_matrices(orr_shadow_generator *g, orr_engine *e, const orri_vi
 static void fill_record(orr_shadow_generator *g, const orri_view *v, orr_light_type type, orri_gpu_shadow *r) {
     const orr_shadow_desc *d = &g->desc;
     memset(r, 0, sizeof *r);
-    r->matrices[0] = orr_dmat4_to_f32(orr_dmat4_mul(g->proj, g->view));
+    for (uint32_t k = 0; k < g->gpu.layers; k++)
+        r->matrices[k] = orr_dmat4_to_f32(orr_dmat4_mul(g->proj, g->point ? g->views[k] : g->view));
+    if (g->point) r->splits = orri_pack_position(g->frame_pos, 0); /* the receivers' face choice */
     double size = g->gpu.size;
     r->params = orr_dvec4_to_f32((orr_dvec4){d->darkness.value, d->depth_scale.value, d->frustum_edge_falloff.value,
                                              d->contact_hardening_light_size_uv_ratio.value * size});
@@ -175,6 +183,9 @@ orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, u
     }
     orri_gpu_shadow *blk = orri_slot_shadow_block(s, slot);
     if (ls >= 0 && blk && sg->slots[slot].shadow_bind_written == sg->shadow_bind_version) blk[ls] = rec;
-    orri_shadow_record_layer(g, sg, s, slot, primary, 0, &p);
+    for (uint32_t k = 0; k < g->gpu.layers; k++) {
+        p.light = rec.matrices[k];
+        orri_shadow_record_layer(g, sg, s, slot, primary, k, &p);
+    }
     return ORR_OK;
 }

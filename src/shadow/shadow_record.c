@@ -15,7 +15,8 @@ static bool is_caster(const orr_shadow_generator *g, uint32_t id) {
     return false;
 }
 
-static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
+/* The whole map (every layer) becomes writable before layer 0 is drawn. */
+static void open_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
     orri_shadow_gpu *m = &g->gpu;
     orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
@@ -34,6 +35,10 @@ static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
                                                    VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                                    VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT));
     orri_barriers_flush(&b);
+}
+
+static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd, uint32_t layer) {
+    orri_shadow_gpu *m = &g->gpu;
     VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
                                        .imageView = m->esm[0].view, /* none: no colour output */
                                        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -41,7 +46,7 @@ static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
                                        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
                                        .clearValue.color = {{0, 0, 0, 0}}}; /* Babylon's ESM clear */
     VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = m->depth.view,
+                                       .imageView = m->layers > 1 ? m->layer_views[layer] : m->depth.view,
                                        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
                                        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
@@ -58,9 +63,9 @@ static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
     vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {m->size, m->size}});
 }
 
-static void end_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
+/* After the last layer: the map becomes readable by the receivers. */
+static void close_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
     orri_shadow_gpu *m = &g->gpu;
-    vkCmdEndRendering(cmd);
     orri_barriers b = {.cmd = cmd};
     orri_barriers_image(
         &b, orri_barrier_image(m->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
@@ -103,9 +108,9 @@ static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *
 
 void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
                               VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p) {
-    (void)layer; /* one layer here; a cascaded generator renders into per-layer views */
     orri_cmd_label_begin(&g->engine->gpu, cmd, "shadow map");
-    begin_map(g, cmd);
+    if (layer == 0) open_map(g, cmd);
+    begin_map(g, cmd, layer);
     VkPipeline bound = VK_NULL_HANDLE;
     bool set_bound = false;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
@@ -118,7 +123,10 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
         }
         draw_caster(g, sg, s, i, cmd, p, &bound);
     }
-    end_map(g, cmd);
-    orri_shadow_blur_record(g, cmd); /* blurred ESM */
+    vkCmdEndRendering(cmd);
+    if (layer + 1 == g->gpu.layers) {
+        close_map(g, cmd);
+        orri_shadow_blur_record(g, cmd); /* blurred ESM */
+    }
     orri_cmd_label_end(&g->engine->gpu, cmd);
 }
