@@ -105,6 +105,37 @@ TEST(shadow_matrices_follow_camera) {
     orr_scene_destroy(t.scene);
 }
 
+/* The cache follows the camera (seeds/000's lightFoVersion rule): scenes at
+ * the origin and at 10^12 m are rendered, then orbited by the camera alone
+ * and rendered again; both must give the image of a scene built with the
+ * orbited camera from the start. Light matrices kept from before the orbit
+ * would be relative to the old eye and shift every shadow by the eye's move. */
+TEST(shadow_cache_follows_camera_orbit) {
+    orr_image8 img, b0, b12, fresh;
+    orr_test_shadow t0 = orr_test_build_shadow(engine, ORR_TEST_SHADOW_DIR_PCF, AT0, NULL);
+    orr_test_shadow t12 = orr_test_build_shadow(engine, ORR_TEST_SHADOW_DIR_PCF, AT12, NULL);
+    orr_test_shadow tf = orr_test_build_shadow(engine, ORR_TEST_SHADOW_DIR_PCF, AT0, NULL);
+    REQUIRE(t0.gen && t12.gen && tf.gen);
+    REQUIRE(orr_test_render(engine, t0.scene, 3, &img));
+    orr_test_image_free(&img);
+    REQUIRE(orr_test_render(engine, t12.scene, 3, &img));
+    orr_test_image_free(&img);
+    orr_scene *all[3] = {t0.scene, t12.scene, tf.scene};
+    for (int i = 0; i < 3; i++) orr_camera_set_arc(all[i], orr_scene_get_active_camera(all[i]), -1.6, 0.9, 20);
+    REQUIRE(orr_test_render(engine, t0.scene, 3, &b0));
+    REQUIRE(orr_test_render(engine, t12.scene, 3, &b12));
+    REQUIRE(orr_test_render(engine, tf.scene, 3, &fresh));
+    orr_test_save_png(orr_test_out_path("shadow-far-orbit-1e12.png"), &b12);
+    orr_diff d0 = orr_test_compare(&b0, &fresh), d12 = orr_test_compare(&b12, &fresh);
+    printf("after the orbit, against a scene built orbited: origin %.4f, 1e12 %.4f\n", d0.mad, d12.mad);
+    CHECK(d0.mad <= 0.01);
+    CHECK(d12.mad <= 0.01);
+    orr_test_image_free(&b0);
+    orr_test_image_free(&b12);
+    orr_test_image_free(&fresh);
+    for (int i = 0; i < 3; i++) orr_scene_destroy(all[i]);
+}
+
 int main(int argc, char **argv) {
     orr_test_fail_on_validation();
     orr_test_mirror_disabled = true; /* cells need root nodes: scenes are built as they are */
