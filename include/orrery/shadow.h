@@ -37,8 +37,9 @@
  * - receivers (standard and PBR materials): a light's diffuse and specular
  *   terms × the shadow factor (darkness in full shadow, 1 lit; outside the
  *   map lit).
- * - thin instances cast (every instance: the shadow pass does not cull per
- *   light yet) and receive.
+ * - casters outside the light's frustum (each layer's) are not drawn, per
+ *   draw by bounding sphere; thin instances cast and receive, culled as a
+ *   whole (the sphere of all instances), not instance by instance.
  *
  * Far from the origin: the light view and projection are built in the
  * upload frame — eye-relative under floating origin (orrery/large_world.h),

@@ -85,6 +85,7 @@ static void plugin_release(orr_engine *e, orr_scene *s, void *state) {
     if (g->light_slot >= 0) orri_scene_set_shadow_maps(e, s, (uint32_t)g->light_slot, VK_NULL_HANDLE, VK_NULL_HANDLE);
     orri_shadow_gpu_release(g);
     orri_free(&e->host.ctx.allocator, g->casters);
+    orri_free(&e->host.ctx.allocator, g->spheres);
     orri_free(&e->host.ctx.allocator, g);
 }
 

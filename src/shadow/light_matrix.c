@@ -71,3 +71,10 @@ void orri_shadow_depth_values(orr_light_type type, double min_z, double max_z, d
         out[0] = min_z, out[1] = min_z + max_z;
     }
 }
+
+void orri_shadow_clip_planes(const orr_dmat4 *m, double out[6][4]) {
+    /* clip = M·p; inside: −w ≤ x, y, z ≤ w, i.e. row3 ± row_k ≥ 0. */
+    for (int k = 0; k < 3; k++)
+        for (int s = 0; s < 2; s++)
+            for (int c = 0; c < 4; c++) out[2 * k + s][c] = m->m[4 * c + 3] + (s ? -1.0 : 1.0) * m->m[4 * c + k];
+}

@@ -80,6 +80,13 @@ struct orr_shadow_generator {
     orr_shadow_matrices world;
     uint64_t matrix_key;
     orri_shadow_gpu gpu;
+    /* Per-light culling (per draw): each caster's bounding sphere in the
+     * upload frame this frame (casters[i] ↔ spheres[i]), the clip planes of
+     * the layer being drawn, and how many caster draws the last frame made. */
+    orr_dsphere *spheres;
+    uint32_t sphere_cap;
+    double planes[6][4];
+    uint32_t drawn;
 };
 
 /* filter of a resolved desc as the shader's ORRI_SHADOW_* */
@@ -107,6 +114,9 @@ typedef struct orri_shadow_push {
 int orri_shadow_light_slot(orr_scene *s, uint32_t light);
 /* Points light slot `slot` (-1: none) of the scene's receivers at the maps. */
 void orri_shadow_bind_slot(orr_shadow_generator *g, orr_engine *e, int slot);
+/* The six clip planes (a, b, c, d: a·x + b·y + c·z + d ≥ 0 inside) of an
+ * OpenGL-convention clip matrix (light_matrix.c). */
+void orri_shadow_clip_planes(const orr_dmat4 *m, double out[6][4]);
 /* Records the casters into `layer` of the depth map (and the ESM map) with
  * push constants `p` (object filled per draw): layer 0 makes the whole map
  * writable, each layer is cleared and drawn (its own attachment view when

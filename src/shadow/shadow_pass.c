@@ -61,6 +61,29 @@ static void extend_caster(orr_shadow_generator *g, orr_engine *e, const orri_vie
     }
 }
 
+/* Each caster's bounding sphere in the frame of the light matrices (thin
+ * instances: the sphere of every instance's box); without memory, no culling. */
+static void caster_spheres(orr_shadow_generator *g, orr_engine *e, const orri_view *v) {
+    orr_scene *s = g->scene;
+    if (g->sphere_cap < g->caster_count) {
+        orr_dsphere *sp = orri_realloc(&e->host.ctx.allocator, g->spheres, g->caster_count * sizeof *sp);
+        if (!sp) return;
+        g->spheres = sp, g->sphere_cap = g->caster_count;
+    }
+    for (uint32_t i = 0; i < g->caster_count; i++) {
+        orri_node *n = orri_scene_node(s, g->casters[i]);
+        g->spheres[i] = (orr_dsphere){{0, 0, 0}, INFINITY}; /* unknown: never culled */
+        if (!n) continue;
+        orri_thin_instances *t = orri_thin_of(n);
+        orr_dbox box = t ? orri_thin_local_box(s, n) : orri_node_mesh(n)->local_box;
+        if (orr_dbox_is_empty(box)) continue;
+        const orr_dmat4 *w = orri_node_world(s, n, NULL);
+        orr_dvec3 c = orr_dvec3_scale(orr_dvec3_add(box.min, box.max), 0.5);
+        double r = 0.5 * orr_dvec3_length(orr_dvec3_sub(box.max, box.min)) * orr_dmat4_max_scale(*w);
+        g->spheres[i] = (orr_dsphere){frame_point(g, e, v, orr_dmat4_transform_point(*w, c), orri_node_cell(s, n)), r};
+    }
+}
+
 static uint64_t matrix_key(orr_shadow_generator *g, const orri_view *v, orri_node *ln) {
     orr_scene *s = g->scene;
     uint64_t wv;
@@ -177,14 +200,20 @@ orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, u
     orri_shadow_push p = {0};
     if (ln) {
         uint64_t key = matrix_key(g, v, ln);
-        if (key != g->matrix_key) build_matrices(g, e, v, ln), g->matrix_key = key;
+        if (key != g->matrix_key) {
+            build_matrices(g, e, v, ln), caster_spheres(g, e, v);
+            g->matrix_key = key;
+        }
         fill_record(g, v, orri_node_light(ln)->desc.type, &rec);
         p = caster_push(g, e, v, ln, &rec);
     }
     orri_gpu_shadow *blk = orri_slot_shadow_block(s, slot);
     if (ls >= 0 && blk && sg->slots[slot].shadow_bind_written == sg->shadow_bind_version) blk[ls] = rec;
+    g->drawn = 0;
     for (uint32_t k = 0; k < g->gpu.layers; k++) {
         p.light = rec.matrices[k];
+        orr_dmat4 m = orr_dmat4_mul(g->proj, g->point ? g->views[k] : g->view);
+        orri_shadow_clip_planes(&m, g->planes);
         orri_shadow_record_layer(g, sg, s, slot, primary, k, &p);
     }
     return ORR_OK;

@@ -5,14 +5,29 @@
  * the generator's list: their per-draw world (already uploaded for this
  * slot, eye-relative under floating origin), their vertex streams (deformed
  * ones included) and, for thin instances, every instance of the stable
- * matrix buffer (no per-light culling yet). Shader-material draws do not
+ * matrix buffer, culled per draw by bounding sphere against the layer's clip
+ * planes (shadow_pass.c computes the spheres). Shader-material draws do not
  * cast (their per-draw world is not in the objects buffer). */
+#include <math.h>
+
 #include "shadow/shadow_int.h"
 
-static bool is_caster(const orr_shadow_generator *g, uint32_t id) {
+static int caster_of(const orr_shadow_generator *g, uint32_t id) {
     for (uint32_t i = 0; i < g->caster_count; i++)
-        if (g->casters[i] == id) return true;
-    return false;
+        if (g->casters[i] == id) return (int)i;
+    return -1;
+}
+
+/* Per-light culling, per draw: the caster's sphere against the layer's clip planes. */
+static bool in_light(const orr_shadow_generator *g, int caster) {
+    if (!g->spheres || (uint32_t)caster >= g->sphere_cap) return true;
+    orr_dsphere sp = g->spheres[caster];
+    for (int k = 0; k < 6; k++) {
+        const double *p = g->planes[k];
+        double len = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        if (p[0] * sp.center.x + p[1] * sp.center.y + p[2] * sp.center.z + p[3] < -sp.radius * len) return false;
+    }
+    return true;
 }
 
 /* The whole map (every layer) becomes writable before layer 0 is drawn. */
@@ -115,7 +130,9 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
     bool set_bound = false;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
-        if (d->shader || d->planet || d->lod_from >= 0 || !is_caster(g, d->node)) continue;
+        int c = d->shader || d->planet || d->lod_from >= 0 ? -1 : caster_of(g, d->node);
+        if (c < 0 || !in_light(g, c)) continue;
+        g->drawn++;
         if (!set_bound) {
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 0, 1,
                                     &sg->slots[slot].scene_set, 0, NULL);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "shadow/shadow_int.h"
 #include "support/shadow_scenes.h"
 #include "support/test_support.h"
 
@@ -275,6 +276,29 @@ TEST(shadow_point_light) {
     orr_test_image_free(&with);
     orr_test_image_free(&without);
     orr_scene_destroy(s);
+    orr_test_mirror_disabled = false;
+}
+
+/* Casters outside the light's frustum are not drawn (per draw: a thin-instanced
+ * mesh is culled as a whole, by the sphere of all its instances). */
+TEST(shadow_culled_per_light) {
+    orr_test_mirror_disabled = true;
+    orr_test_shadow t = orr_test_build_shadow(engine, ORR_TEST_SHADOW_SPOT, ORIGIN, NULL);
+    REQUIRE(t.gen);
+    orr_geometry g;
+    orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
+    orr_mesh behind = mesh_of(t.scene, &g, (orr_material){0}, (orr_dvec3){14, 12, -14}); /* behind the spot */
+    orr_shadow_add_caster(t.gen, behind);
+    orr_image8 img;
+    REQUIRE(render_save(t.scene, "shadow-spot-culled.png", &img));
+    printf("spot: %u of 4 casters drawn\n", t.gen->drawn);
+    CHECK(t.gen->drawn == 3);
+    orr_node_set_position(t.scene, orr_mesh_node(behind), (orr_dvec3){1, 3, 1}); /* into the cone */
+    orr_test_image_free(&img);
+    REQUIRE(orr_test_render(engine, t.scene, 1, &img));
+    CHECK(t.gen->drawn == 4);
+    orr_test_image_free(&img);
+    orr_scene_destroy(t.scene);
     orr_test_mirror_disabled = false;
 }
 
