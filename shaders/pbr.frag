@@ -20,6 +20,7 @@ layout(set = 1, binding = 0, std140) uniform PbrBlock { ORRI_PBR_FIELDS } pbr;
 layout(set = 2, binding = 0) uniform sampler2D tex[ORRI_PBR_SLOTS];
 layout(set = 3, binding = 0) uniform samplerCube env_cube;
 layout(set = 3, binding = 1) uniform sampler2D brdf_lut;
+#include "shadow_receive.glsl"
 
 #include "pbr_brdf.glsl"
 
@@ -141,8 +142,9 @@ void main() {
     vec3 diffuse = vec3(0.0), specular = vec3(0.0);
     for (uint i = 0u; i < scene.counts.x; i++) {
         PbrLit l = pbr_light(scene.lights[i], v_position, n, v, n_v, max(roughness, aa.x), f0, f90);
-        diffuse += l.diffuse;
-        specular += l.specular;
+        float shadow = has(ORRI_PBR_RECEIVE_SHADOWS) ? orri_shadow(i, v_position) : 1.0;
+        diffuse += l.diffuse * shadow;
+        specular += l.specular * shadow;
     }
     vec3 specular_scaled = max(specular, 0.0) * energy;
     vec3 color = diffuse * albedo + specular_scaled;

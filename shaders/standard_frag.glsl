@@ -13,6 +13,7 @@ layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS Orri
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
 layout(set = 1, binding = 0) uniform sampler2D diffuse_tex;
 layout(push_constant) uniform Push { uint object; } pc;
+#include "shadow_receive.glsl"
 
 layout(location = 0) in vec3 v_position;
 layout(location = 1) in vec3 v_normal;
@@ -92,10 +93,12 @@ void main() {
         vec3 n = normalize(v_normal);
         vec3 v = normalize(scene.eye.xyz - v_position);
         vec3 diffuse_base = vec3(0.0), specular_base = vec3(0.0);
+        bool receive = (flags & ORRI_FLAG_RECEIVE_SHADOWS) != 0u;
         for (uint i = 0u; i < scene.counts.x; i++) {
             Lit l = light_contribution(scene.lights[i], n, v, o.specular.a);
-            diffuse_base += l.diffuse;
-            specular_base += l.specular;
+            float shadow = receive ? orri_shadow(i, v_position) : 1.0;
+            diffuse_base += l.diffuse * shadow;
+            specular_base += l.specular * shadow;
         }
         vec3 ambient = o.ambient.rgb * scene.ambient.rgb;
         vec3 final_diffuse = clamp(diffuse_base * o.diffuse.rgb + o.emissive.rgb + ambient, 0.0, 1.0) * base.rgb;

@@ -31,6 +31,7 @@
 #include "orrery/math.h"
 #include "orrery/rebase.h"
 #include "orrery/scene.h"
+#include "orrery/shadow.h"
 #include "orrery/sprite.h"
 #include "orrery/texture.h"
 #include "orrery/window.h"

@@ -220,6 +220,7 @@ typedef struct orri_image_desc {
     VkImageUsageFlags usage;
     VkImageAspectFlags aspect;
     bool cube;
+    bool array; /* view type 2D_ARRAY (shadow maps: one layer per cascade) */
     const char *label;
 } orri_image_desc;
 orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *desc, orri_image *out);

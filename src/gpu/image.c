@@ -37,7 +37,9 @@ orr_result orri_image_create(orri_gpu *gpu, const orri_image_desc *d, orri_image
         VkImageViewCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
             .image = out->image,
-            .viewType = d->cube ? VK_IMAGE_VIEW_TYPE_CUBE : VK_IMAGE_VIEW_TYPE_2D,
+            .viewType = d->cube    ? VK_IMAGE_VIEW_TYPE_CUBE
+                        : d->array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+                                   : VK_IMAGE_VIEW_TYPE_2D,
             .format = d->format,
             .subresourceRange = {d->aspect ? d->aspect : VK_IMAGE_ASPECT_COLOR_BIT, 0, mips, 0, layers},
         };

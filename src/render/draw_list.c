@@ -30,6 +30,7 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
         h = orri_mix(h, m->structure_version);
         h = orri_mix(h, orri_node_mesh(n)->skin);            /* skinned or not: the deform pre-pass (skin_gpu.c) */
         h = orri_mix(h, orri_node_mesh(n)->crowd ? 11 : 13); /* a skinned crowd's mesh (crowd_gpu.c) */
+        h = orri_mix(h, orri_node_mesh(n)->receive_shadows ? 17 : 19); /* per-draw flag (orrery/shadow.h) */
         orri_thin_instances *t = orri_thin_of(n);
         if (t) /* growth, pairing, planetary positions */
             h = orri_mix(orri_mix(orri_mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),

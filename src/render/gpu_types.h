@@ -61,6 +61,30 @@ typedef struct orri_uvec4 {
 #define ORRI_FLAG_TEXTURE 4u
 #define ORRI_FLAG_VERTEX_COLOR 8u
 #define ORRI_FLAG_TEXTURE_ALPHA 16u
+#define ORRI_FLAG_RECEIVE_SHADOWS 32u /* Babylon.js mesh.receiveShadows */
+
+/* Shadows (src/shadow; set 0, binding 2): one record per scene light slot,
+ * written by the light's shadow generator each frame (zero: no shadow).
+ * `matrices` take an upload-frame position (eye-relative under floating
+ * origin) to the light's clip space in Babylon.js's convention (OpenGL NDC,
+ * z in [-1, 1]); one per layer (a cascaded generator fills several, the
+ * receiver picks the layer by view depth against `splits`). Maps: binding 3
+ * (comparison, sampler2DArrayShadow) and 4 (raw, sampler2DArray), index =
+ * light slot; stored depth is reversed (1 − window depth). */
+#define ORRI_SHADOW_LAYERS 6 /* a point light's cube faces, or up to 4 cascades */
+#define ORRI_SHADOW_NONE 0u
+#define ORRI_SHADOW_HARD 1u
+#define ORRI_SHADOW_PCF 2u
+#define ORRI_SHADOW_ESM 3u
+#define ORRI_SHADOW_PCSS 4u
+#define ORRI_SHADOW_FIELDS                                                                                     \
+    ORR_MAT4 matrices[ORRI_SHADOW_LAYERS];                                                                     \
+    ORR_VEC4 params; /* darkness, depth scale (ESM), frustum edge falloff, PCSS lightSizeUV (ratio · size) */ \
+    ORR_VEC4 map;    /* size, 1 / size, layer count, blur scale / size */                                      \
+    ORR_VEC4 depth;  /* Babylon.js depthValues (x, y): metric = (clip z + x) / y; z, w unused */               \
+    ORR_VEC4 splits; /* cascades: far view depth of each layer; point light: xyz = upload-frame position */    \
+    ORR_VEC4 origin; /* debug control only: added to the fragment position (0 normally) */                     \
+    ORR_UVEC4 info;  /* x = ORRI_SHADOW_* filter, y = PCF quality (0 high, 1 medium, 2 low), z = light type */
 
 /* Per PBR draw: set 1, binding 0 (dynamic offset into the slot's shader
  * block buffer; src/render/pbr_pack.c packs it). Texture slots in the order
@@ -88,7 +112,8 @@ typedef struct orri_uvec4 {
 #define ORRI_PBR_ALPHA_BLEND 64u   /* BLEND: alpha kept (else 1) */
 #define ORRI_PBR_OPPOSITE_Z 128u   /* right-handed build: cube lookups with z negated */
 #define ORRI_PBR_SPECULAR_AA 8192u /* Babylon.js enableSpecularAntiAliasing */
-#define ORRI_PBR_TEX_BASE 256u     /* << slot: the slot has a texture */
+#define ORRI_PBR_RECEIVE_SHADOWS 16384u
+#define ORRI_PBR_TEX_BASE 256u /* << slot: the slot has a texture */
 #define ORRI_PBR_TEX_MR 512u
 #define ORRI_PBR_TEX_NORMAL 1024u
 #define ORRI_PBR_TEX_OCCLUSION 2048u
@@ -101,7 +126,13 @@ struct OrriLight {
 struct OrriObject {
     ORRI_OBJECT_FIELDS
 };
+struct OrriShadow {
+    ORRI_SHADOW_FIELDS
+};
 #else
+typedef struct orri_gpu_shadow {
+    ORRI_SHADOW_FIELDS
+} orri_gpu_shadow;
 typedef struct orri_gpu_light {
     ORRI_LIGHT_FIELDS
 } orri_gpu_light;

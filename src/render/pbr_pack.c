@@ -95,6 +95,7 @@ void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, 
     if (p->double_sided) f |= ORRI_PBR_DOUBLE_SIDED;
     if (p->specular_anti_aliasing.value) f |= ORRI_PBR_SPECULAR_AA;
     if (geo->tangents) f |= ORRI_PBR_TANGENTS;
+    if (orri_node_mesh(n)->receive_shadows) f |= ORRI_PBR_RECEIVE_SHADOWS;
     if (p->alpha_mode == ORR_ALPHA_MASK) f |= ORRI_PBR_ALPHA_TEST;
     if (p->alpha_mode == ORR_ALPHA_BLEND) f |= ORRI_PBR_ALPHA_BLEND;
     if (ORR_RIGHT_HANDED) f |= ORRI_PBR_OPPOSITE_Z;

@@ -84,9 +84,12 @@ orr_result orri_pipelines_init(orr_engine *e) {
     VkDescriptorSetLayoutBinding scene_b[] = {
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL},
+        {2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}, /* shadows (src/shadow) */
+        {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_MAX_LIGHTS, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {4, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_MAX_LIGHTS, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
     };
     VkDescriptorSetLayoutBinding sys_b[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL}};
-    orr_result r = orri_set_layout(gpu, scene_b, 2, "scene set layout", &e->scene_set_layout);
+    orr_result r = orri_set_layout(gpu, scene_b, 5, "scene set layout", &e->scene_set_layout);
     if (r == ORR_OK) r = orri_set_layout(gpu, sys_b, 1, "shader system set layout", &e->sys_set_layout);
     if (r != ORR_OK) return r;
     VkDescriptorSetLayout sets[] = {e->scene_set_layout, e->textures.set_layout};
@@ -111,12 +114,14 @@ orr_result orri_pipelines_init(orr_engine *e) {
     if (r == ORR_OK) r = cull_pipeline(e);
     if (r == ORR_OK) r = scatter_pipeline(e);
     if (r == ORR_OK) r = orri_pbr_pipelines_init(e);
+    if (r == ORR_OK) r = orri_shadow_recv_init(e);
     return r;
 }
 
 void orri_pipelines_deinit(orr_engine *e) {
     VkDevice d = e->gpu.device;
     orri_pbr_pipelines_deinit(e);
+    orri_shadow_recv_deinit(e);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++) vkDestroyPipeline(d, e->std_pipelines[i].pipeline, NULL);
     e->std_pipeline_count = 0;
     if (e->std_vert) vkDestroyShaderModule(d, e->std_vert, NULL);

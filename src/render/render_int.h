@@ -30,6 +30,7 @@
 _Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
 _Static_assert(sizeof(orri_gpu_scene) == 3 * 64 + 5 * 16 + 4 * 96, "scene layout");
 _Static_assert(sizeof(orri_gpu_object) == 2 * 64 + 5 * 16, "object layout");
+_Static_assert(sizeof(orri_gpu_shadow) == ORRI_SHADOW_LAYERS * 64 + 6 * 16, "shadow layout");
 
 #define ORRI_COLOR_FORMAT VK_FORMAT_R8G8B8A8_UNORM
 #define ORRI_DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
@@ -90,6 +91,10 @@ struct orr_engine {
     uint32_t pipeline_count;
     orri_texture_store textures; /* the texture module's (src/texture); reached through orri_engine_textures */
     orri_pbr_engine pbr;
+    /* Shadow receiving (set 0, bindings 3 and 4): the 1×1 depth array every
+     * light slot without a shadow map samples, and the two samplers. */
+    orri_image shadow_fallback;
+    VkSampler shadow_cmp_sampler, shadow_raw_sampler, shadow_esm_sampler;
     orr_stats stats;
 };
 
@@ -153,6 +158,15 @@ typedef struct orri_render_plugin {
  * error of what failed (host memory, command buffers); *out is NULL then. */
 orr_result orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_plugin *p, orri_render_plugin **out);
 void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p);
+/* Shadow receiving (src/shadow): the maps that light slot `light` samples
+ * (comparison view of a depth array image, raw view of the same (read
+ * nearest) or of a filtered colour array image (read bilinear);
+ * VK_NULL_HANDLE: none). The scene sets are
+ * rewritten, and the slots re-recorded, before their next frame. */
+void orri_scene_set_shadow_maps(orr_engine *e, orr_scene *s, uint32_t light, VkImageView cmp, VkImageView raw);
+/* This frame slot's shadow block (ORRI_MAX_LIGHTS records, host-mapped);
+ * the slot's fence has signalled when plugins run, so they may write it. */
+orri_gpu_shadow *orri_slot_shadow_block(orr_scene *s, uint32_t slot);
 /* Starts a secondary command buffer inheriting the engine's target (for plugins). */
 orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd);
 
@@ -241,7 +255,9 @@ typedef struct orri_slot {
     orri_buffer cull_params;    /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
     uint32_t cull_capacity;
     uint64_t scene_key;
-    uint64_t pbr_frame_key; /* this frame's IBL data (orri_pbr_frame_key): part of the PBR blocks' upload key */
+    orri_buffer shadow_ubo;       /* ORRI_MAX_LIGHTS × orri_gpu_shadow, written by shadow generators */
+    uint64_t shadow_bind_written; /* the scene's shadow_bind_version the scene set holds */
+    uint64_t pbr_frame_key;       /* this frame's IBL data (orri_pbr_frame_key): part of the PBR blocks' upload key */
     /* The frame this slot last recorded, with draws GPU-culled: once its
      * fence has signalled, `indirect` holds that frame's instance counts. */
     uint64_t counted_frame;
@@ -273,10 +289,17 @@ typedef struct orri_scene_gpu {
      * rewritten, so nothing in flight sees a change. */
     struct orri_pbr_gpu *pbr;
     uint32_t pbr_cap;
+    /* Shadow maps per light slot (VK_NULL_HANDLE: the fallback), set by
+     * shadow generators through orri_scene_set_shadow_maps. */
+    VkImageView shadow_cmp[ORRI_MAX_LIGHTS], shadow_raw[ORRI_MAX_LIGHTS];
+    uint64_t shadow_bind_version;
     VkDescriptorSet ibl_set;
     uint64_t ibl_key;
 } orri_scene_gpu;
 
+/* shadow_recv.c: the shadow fallback map and samplers (engine lifetime). */
+orr_result orri_shadow_recv_init(orr_engine *e);
+void orri_shadow_recv_deinit(orr_engine *e);
 /* pbr_pipelines.c */
 orr_result orri_pbr_pipelines_init(orr_engine *e);
 void orri_pbr_pipelines_deinit(orr_engine *e);

@@ -194,6 +194,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     orri_collect_visible(e, sl);
     r = orri_slot_ensure_capacity(e, sg, sl);
     if (r != ORR_OK) return r;
+    orri_sync_shadow_bindings(e, sg, sl);
     if (sl->recorded_epoch != sg->epoch) {
         memset(sl->uploaded, 0, (size_t)sl->object_capacity * 3 * sizeof *sl->uploaded);
         memset(sl->written, 0xff, (size_t)sl->object_capacity * sizeof *sl->written); /* rewrite every argument */

@@ -44,6 +44,8 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
 /* update.c */
 void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orri_view *fv);
 orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl);
+/* Rewrites the slot's shadow bindings when a generator changed them (the slot re-records). */
+void orri_sync_shadow_bindings(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl);
 orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
                                 orri_material *m, orri_shader_gpu *g, VkDescriptorSet *out);
 void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv);

@@ -40,6 +40,7 @@ void orri_scene_gpu_release(orr_scene *s) {
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
         orri_slot *sl = &sg->slots[i];
         orri_buffer_destroy_now(&e->gpu, &sl->scene_ubo);
+        orri_buffer_destroy_now(&e->gpu, &sl->shadow_ubo);
         orri_buffer_destroy_now(&e->gpu, &sl->objects);
         orri_buffer_destroy_now(&e->gpu, &sl->sys);
         orri_buffer_destroy_now(&e->gpu, &sl->indirect);
@@ -75,6 +76,10 @@ static orr_result create_slot(orr_engine *e, orri_scene_gpu *sg, uint32_t i) {
     orri_gpu_name(&e->gpu, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)sl->transparent, "transparent pass slot %u", i);
     r = orri_buffer_create(&e->gpu, sizeof(orri_gpu_scene), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, ORRI_MEM_HOST,
                            "scene uniforms", &sl->scene_ubo);
+    if (r == ORR_OK)
+        r = orri_buffer_create(&e->gpu, ORRI_MAX_LIGHTS * sizeof(orri_gpu_shadow), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                               ORRI_MEM_HOST, "shadow uniforms", &sl->shadow_ubo);
+    if (r == ORR_OK) memset(sl->shadow_ubo.mapped, 0, ORRI_MAX_LIGHTS * sizeof(orri_gpu_shadow));
     VkDescriptorSetLayout layouts[] = {e->scene_set_layout, e->sys_set_layout};
     VkDescriptorSet sets[2];
     VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,

@@ -90,6 +90,7 @@ static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const 
     if (t) f |= ORRI_FLAG_TEXTURE | (t->has_alpha ? ORRI_FLAG_TEXTURE_ALPHA : 0);
     if (orri_node_mesh(n)->geometry.colors || orri_node_mesh(n)->thin)
         f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
+    if (orri_node_mesh(n)->receive_shadows) f |= ORRI_FLAG_RECEIVE_SHADOWS;
     o->flags = (orri_uvec4){f, 0, 0, 0};
 }
 
@@ -124,7 +125,64 @@ static void pack_user(const orri_shader_material *sm, uint8_t *dst) {
 }
 
 /* Points the slot's scene and system sets at its (new) buffers. */
-static void write_slot_sets(orr_engine *e, orri_slot *sl) {
+/* Set 0, bindings 2..4: the shadow block and each light slot's maps (the
+ * fallback where a slot has none). */
+static void write_shadow_bindings(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
+    VkDescriptorImageInfo cmp[ORRI_MAX_LIGHTS], raw[ORRI_MAX_LIGHTS];
+    for (uint32_t i = 0; i < ORRI_MAX_LIGHTS; i++) {
+        VkImageView c = sg->shadow_cmp[i] ? sg->shadow_cmp[i] : e->shadow_fallback.view;
+        VkImageView r = sg->shadow_raw[i] ? sg->shadow_raw[i] : e->shadow_fallback.view;
+        cmp[i] = (VkDescriptorImageInfo){e->shadow_cmp_sampler, c, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkSampler rs =
+            sg->shadow_raw[i] && sg->shadow_raw[i] != sg->shadow_cmp[i] ? e->shadow_esm_sampler : e->shadow_raw_sampler;
+        raw[i] = (VkDescriptorImageInfo){rs, r, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    }
+    VkWriteDescriptorSet w[] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 2,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->shadow_ubo.buffer, 0, VK_WHOLE_SIZE}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 3,
+         .descriptorCount = ORRI_MAX_LIGHTS,
+         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = cmp},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->scene_set,
+         .dstBinding = 4,
+         .descriptorCount = ORRI_MAX_LIGHTS,
+         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = raw},
+    };
+    vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    orri_gpu_shadow *rec = sl->shadow_ubo.mapped; /* a light slot without maps casts no shadow */
+    for (uint32_t i = 0; i < ORRI_MAX_LIGHTS; i++)
+        if (!sg->shadow_cmp[i]) memset(&rec[i], 0, sizeof rec[i]);
+    sl->shadow_bind_written = sg->shadow_bind_version;
+}
+
+void orri_sync_shadow_bindings(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
+    if (sl->shadow_bind_written == sg->shadow_bind_version && sl->objects.buffer) return;
+    write_shadow_bindings(e, sg, sl);
+    sl->recorded_epoch = 0; /* the secondaries bound the old set contents */
+}
+
+void orri_scene_set_shadow_maps(orr_engine *e, orr_scene *s, uint32_t light, VkImageView cmp, VkImageView raw) {
+    orri_scene_gpu *sg = NULL;
+    if (light >= ORRI_MAX_LIGHTS || orri_scene_gpu_get(e, s, &sg) != ORR_OK) return;
+    sg->shadow_cmp[light] = cmp, sg->shadow_raw[light] = raw;
+    sg->shadow_bind_version++;
+}
+
+orri_gpu_shadow *orri_slot_shadow_block(orr_scene *s, uint32_t slot) {
+    orri_scene_gpu *sg = s->render_state;
+    return sg ? sg->slots[slot].shadow_ubo.mapped : NULL;
+}
+
+static void write_slot_sets(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
     VkWriteDescriptorSet w[] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
          .dstSet = sl->scene_set,
@@ -146,6 +204,7 @@ static void write_slot_sets(orr_engine *e, orri_slot *sl) {
          .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
     };
     vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    write_shadow_bindings(e, sg, sl);
 }
 
 orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
@@ -190,7 +249,7 @@ orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slo
     sl->objects = objects, sl->sys = sys, sl->indirect = indirect, sl->uploaded = uploaded, sl->written = written;
     sl->cull_params = params;
     sl->object_capacity = cap;
-    write_slot_sets(e, sl);
+    write_slot_sets(e, sg, sl);
     sl->recorded_epoch = 0; /* sets changed: re-record this slot */
     return ORR_OK;
 }

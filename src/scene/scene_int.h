@@ -76,6 +76,7 @@ typedef struct orri_mesh {
     orri_geometry_share *shared; /* one reference held */
     uint32_t material;           /* material id, 0 = scene default */
     bool visible;
+    bool receive_shadows; /* Babylon.js receiveShadows (orrery/shadow.h); setting it bumps `version` */
     orr_dbox local_box;
     orr_dsphere local_sphere;
     uint64_t version;                 /* material assignment / visibility (structural) */

@@ -1,0 +1,135 @@
+/* shadow_gpu.c — a generator's GPU objects: the depth array map (reversed
+ * depth, D32), the ESM colour map (R32F, cleared to 0) for the ESM filters,
+ * the caster pipelines (plain and thin-instanced, one fragment stage per
+ * filter path) and their layout (set 0 = the renderer's scene set, for the
+ * per-draw worlds; push constants = light matrix and biases).
+ *
+ * Destruction goes through the delete queue (images, pipelines): frames in
+ * flight keep sampling the old map. */
+#include <string.h>
+
+#include "shadow/shadow_int.h"
+
+extern const uint32_t orri_spv_shadow_depth_vert[], orri_spv_shadow_depth_instanced_vert[],
+    orri_spv_shadow_depth_frag[], orri_spv_shadow_metric_frag[], orri_spv_shadow_esm_frag[];
+extern const size_t orri_spv_shadow_depth_vert_size, orri_spv_shadow_depth_instanced_vert_size,
+    orri_spv_shadow_depth_frag_size, orri_spv_shadow_metric_frag_size, orri_spv_shadow_esm_frag_size;
+
+#define ORRI_SHADOW_PUSH 116u /* mat4 + 3 vec4 + uint (shaders/shadow_depth_vert.glsl) */
+
+static orr_result make_images(orr_shadow_generator *g) {
+    orri_shadow_gpu *s = &g->gpu;
+    orri_gpu *gpu = &g->engine->gpu;
+    s->size = g->desc.map_size, s->layers = g->point ? 6 : 1;
+    orri_image_desc d = {.width = s->size,
+                         .height = s->size,
+                         .layers = s->layers,
+                         .format = ORRI_DEPTH_FORMAT,
+                         .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                         .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+                         .array = true,
+                         .label = "shadow map"};
+    orr_result r = orri_image_create(gpu, &d, &s->depth);
+    for (uint32_t k = 0; r == ORR_OK && s->layers > 1 && k < s->layers; k++) {
+        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                    .image = s->depth.image,
+                                    .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                    .format = d.format,
+                                    .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, k, 1}};
+        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &s->layer_views[k]), "shadow layer view");
+    }
+    if (r != ORR_OK || s->filter_kind != ORRI_SHADOW_ESM) return r;
+    d.format = VK_FORMAT_R16_SFLOAT;
+    d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    d.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
+    d.label = "shadow ESM map";
+    return orri_image_create(gpu, &d, &s->esm[0]);
+}
+
+static orr_result make_pipeline(orr_shadow_generator *g, VkShaderModule vert, VkShaderModule frag, bool instanced,
+                                VkPipeline *out) {
+    static const VkVertexInputBindingDescription bindings[] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                               {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                               {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    static const VkVertexInputAttributeDescription attrs[] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {4, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {5, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {6, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {7, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
+    };
+    bool esm = g->gpu.filter_kind == ORRI_SHADOW_ESM;
+    orri_graphics_desc d = {
+        .target = {esm ? VK_FORMAT_R16_SFLOAT : VK_FORMAT_UNDEFINED, ORRI_DEPTH_FORMAT, VK_SAMPLE_COUNT_1_BIT},
+        .vert = vert,
+        .frag = frag,
+        .layout = g->gpu.layout,
+        .bindings = bindings,
+        .binding_count = instanced ? 3 : 2,
+        .attributes = attrs,
+        .attribute_count = instanced ? 6 : 2,
+        .cull = VK_CULL_MODE_NONE, /* both faces: the nearest surface is the caster's whatever its winding */
+        .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .blend = ORRI_BLEND_NONE,
+        .label = instanced ? "shadow casters (instanced)" : "shadow casters",
+    };
+    return orri_graphics_pipeline(&g->engine->gpu, &d, out);
+}
+
+static orr_result make_pipelines(orr_shadow_generator *g) {
+    orri_gpu *gpu = &g->engine->gpu;
+    orri_shadow_gpu *s = &g->gpu;
+    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, ORRI_SHADOW_PUSH};
+    orr_result r =
+        orri_pipeline_layout(gpu, &g->engine->scene_set_layout, 1, &push, "shadow caster layout", &s->layout);
+    if (r != ORR_OK) return r;
+    const uint32_t *fc = orri_spv_shadow_depth_frag;
+    size_t fs = orri_spv_shadow_depth_frag_size;
+    if (s->filter_kind == ORRI_SHADOW_HARD) fc = orri_spv_shadow_metric_frag, fs = orri_spv_shadow_metric_frag_size;
+    if (s->filter_kind == ORRI_SHADOW_ESM) fc = orri_spv_shadow_esm_frag, fs = orri_spv_shadow_esm_frag_size;
+    VkShaderModule v = VK_NULL_HANDLE, vi = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
+    r = orri_shader_module(gpu, orri_spv_shadow_depth_vert, orri_spv_shadow_depth_vert_size, "shadow_depth.vert", &v);
+    if (r == ORR_OK)
+        r = orri_shader_module(gpu, orri_spv_shadow_depth_instanced_vert, orri_spv_shadow_depth_instanced_vert_size,
+                               "shadow_depth_instanced.vert", &vi);
+    if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &f);
+    if (r == ORR_OK) r = make_pipeline(g, v, f, false, &s->depth_pipe);
+    if (r == ORR_OK) r = make_pipeline(g, vi, f, true, &s->depth_inst_pipe);
+    VkShaderModule mods[] = {v, vi, f};
+    for (int i = 0; i < 3; i++)
+        if (mods[i]) vkDestroyShaderModule(gpu->device, mods[i], NULL);
+    return r;
+}
+
+orr_result orri_shadow_gpu_make(orr_shadow_generator *g) {
+    memset(&g->gpu, 0, sizeof g->gpu);
+    g->gpu.filter_kind = orri_shadow_filter_kind(&g->desc);
+    orr_result r = make_images(g);
+    if (r == ORR_OK) r = make_pipelines(g);
+    if (r == ORR_OK && g->desc.filter == ORR_SHADOW_FILTER_BLUR_ESM) r = orri_shadow_blur_make(g);
+    if (r != ORR_OK) orri_shadow_gpu_release(g);
+    return r;
+}
+
+static void drop_pipeline(orri_gpu *gpu, VkPipeline *p) {
+    if (!*p) return;
+    orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = *p});
+    *p = VK_NULL_HANDLE;
+}
+
+void orri_shadow_gpu_release(orr_shadow_generator *g) {
+    orri_gpu *gpu = &g->engine->gpu;
+    orri_shadow_gpu *s = &g->gpu;
+    drop_pipeline(gpu, &s->depth_pipe);
+    drop_pipeline(gpu, &s->depth_inst_pipe);
+    drop_pipeline(gpu, &s->blur_pipe);
+    orri_shadow_blur_release(g);
+    /* A pipeline layout may go while command buffers that used it are pending. */
+    if (s->layout) vkDestroyPipelineLayout(gpu->device, s->layout, NULL);
+    s->layout = VK_NULL_HANDLE;
+    for (uint32_t k = 0; k < ORRI_SHADOW_LAYERS; k++) /* views alone: the queue destroys the view, no image */
+        if (s->layer_views[k])
+            orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_IMAGE, .u.image = {.view = s->layer_views[k]}});
+    memset(s->layer_views, 0, sizeof s->layer_views);
+    orri_image *imgs[] = {&s->depth, &s->esm[0], &s->esm[1], &s->blur_tmp};
+    for (int i = 0; i < 4; i++)
+        if (imgs[i]->image) orri_image_destroy_deferred(gpu, imgs[i]);
+}

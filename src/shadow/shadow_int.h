@@ -1,0 +1,128 @@
+/* shadow_int.h — Babylon.js shadow generators (orrery/shadow.h) as a render
+ * plugin: `update` (shadow_pass.c) builds the light matrices in the upload
+ * frame, writes the light slot's shadow record and records the caster pass
+ * into the generator's own depth array image before the main pass.
+ *
+ * Reuse by a cascaded generator (src/shadow/cascade*.c, another module
+ * file): the depth pass (orri_shadow_record_layer) draws the casters into
+ * one layer of `depth` with any light matrix, and the receive shader
+ * (shaders/shadow_receive.glsl) already selects among ORRI_SHADOW_LAYERS
+ * matrices by view depth (record.splits, record.map.z = layer count). A
+ * cascaded generator makes the map with `layers` > 1, fills one matrix per
+ * layer and calls orri_shadow_record_layer once per layer.
+ */
+#ifndef ORRI_SHADOW_INT_H
+#define ORRI_SHADOW_INT_H
+
+#include "orrery/shadow.h"
+#include "render/render_int.h"
+
+#define ORRI_SHADOW_DEFAULT_BIAS 0.00005
+#define ORRI_SHADOW_DEFAULT_DEPTH_SCALE 50.0
+#define ORRI_SHADOW_DEFAULT_ORTHO_SCALE 0.1
+#define ORRI_SHADOW_DEFAULT_MAP 1024u
+
+/* ---- light matrix math (light_matrix.c, CPU only, float64) ------------------------------ */
+
+/* Babylon.js Matrix.OrthoOffCenterLH (OpenGL NDC z in [-1, 1]), column vectors. */
+orr_dmat4 orri_shadow_ortho_gl(double left, double right, double bottom, double top, double znear, double zfar);
+/* Babylon.js Matrix.PerspectiveFovLH (vertical fov fixed, OpenGL NDC z). */
+orr_dmat4 orri_shadow_perspective_gl(double fov, double aspect, double znear, double zfar);
+/* The light view: LookAtLH(position, position + direction, +Y), direction
+ * normalised and nudged (z = 1e-13) when exactly along ±Y. */
+orr_dmat4 orri_shadow_light_view(orr_dvec3 position, orr_dvec3 direction);
+/* Light-view extents of points (x, y; z not used): the directional
+ * auto-extend box. */
+typedef struct orri_shadow_extents {
+    double left, right, bottom, top;
+    bool valid;
+} orri_shadow_extents;
+void orri_shadow_extend(orri_shadow_extents *x, const orr_dmat4 *view, orr_dvec3 p);
+/* DirectionalLight._setDefaultAutoExtendShadowProjectionMatrix: the extents
+ * widened by `scale` of their size on each side, z from min_z to max_z. */
+orr_dmat4 orri_shadow_directional_projection(const orri_shadow_extents *x, double scale, double min_z, double max_z);
+/* Babylon.js depthValues: metric = (clip z + x) / y (directional (1, 2): the
+ * window depth; spot (min_z, min_z + max_z): linear view depth in [0, 1]). */
+void orri_shadow_depth_values(orr_light_type type, double min_z, double max_z, double out[2]);
+
+/* ---- the generator ------------------------------------------------------------------- */
+
+typedef struct orri_shadow_gpu {
+    orri_image depth;  /* D32 array (map size², `layers`), reversed depth; the PCF / hard map */
+    orri_image esm[2]; /* ESM: R32F array at map size (written), blurred at size / blur scale */
+    uint32_t size, blur_size, layers;
+    VkPipelineLayout layout, blur_layout;
+    VkDescriptorSetLayout blur_set_layout;
+    VkDescriptorPool blur_pool;
+    VkDescriptorSet blur_sets[2]; /* horizontal reads esm[0] (written), vertical reads the horizontal result */
+    orri_image blur_tmp;          /* horizontal result */
+    VkImageView layer_views[ORRI_SHADOW_LAYERS];       /* one attachment view per layer when layers > 1 */
+    VkPipeline depth_pipe, depth_inst_pipe, blur_pipe; /* filter-specific variants */
+    uint32_t filter_kind;                              /* ORRI_SHADOW_* the objects were made for */
+} orri_shadow_gpu;
+
+struct orr_shadow_generator {
+    orr_scene *scene;
+    orr_engine *engine;
+    uint32_t light; /* light node id */
+    orr_shadow_desc desc;
+    orri_render_plugin *plugin;
+    uint32_t *casters; /* mesh node ids */
+    uint32_t caster_count, caster_cap;
+    uint64_t version; /* parameters and caster list */
+    int light_slot;   /* in the scene block this frame, -1: none */
+    /* last computed, in the upload frame (view, projection) and absolute */
+    orr_dmat4 view, proj;                /* view: layer 0's */
+    orr_dmat4 views[ORRI_SHADOW_LAYERS]; /* point light: one per cube face */
+    bool point;                          /* a point light: six layers (cube faces) */
+    orr_dvec3 frame_pos;                 /* the light's position in the upload frame */
+    orri_shadow_extents extents;         /* kept when auto_update_extends is off */
+    orr_shadow_matrices world;
+    uint64_t matrix_key;
+    orri_shadow_gpu gpu;
+    /* Per-light culling (per draw): each caster's bounding sphere in the
+     * upload frame this frame (casters[i] ↔ spheres[i]), the clip planes of
+     * the layer being drawn, and how many caster draws the last frame made. */
+    orr_dsphere *spheres;
+    uint32_t sphere_cap;
+    double planes[6][4];
+    uint32_t drawn;
+};
+
+/* filter of a resolved desc as the shader's ORRI_SHADOW_* */
+uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d);
+/* shadow_gpu.c */
+orr_result orri_shadow_gpu_make(orr_shadow_generator *g);
+void orri_shadow_gpu_release(orr_shadow_generator *g);
+/* shadow_blur.c: blurred ESM (made by orri_shadow_gpu_make for BLUR_ESM) */
+uint32_t orri_shadow_kernel_taps(uint32_t ideal); /* Babylon's nearest best kernel */
+orr_result orri_shadow_blur_make(orr_shadow_generator *g);
+void orri_shadow_blur_release(orr_shadow_generator *g);
+void orri_shadow_blur_record(orr_shadow_generator *g, VkCommandBuffer cmd);
+/* shadow_pass.c: the plugin's update */
+orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, VkCommandBuffer primary,
+                              void *state, bool *rerecord);
+/* The caster pass's push constants (shaders/shadow_depth_vert.glsl). */
+typedef struct orri_shadow_push {
+    orr_mat4f light;      /* upload frame → light clip (OpenGL z) */
+    orr_vec4f light_data; /* xyz: direction (w = 1, directional) or upload-frame position (w = 0) */
+    orr_vec4f bias;       /* bias, normal bias, depthValues.x, depthValues.y */
+    orr_vec4f extra;      /* ESM depth scale; yzw: debug origin (0 normally) */
+    uint32_t object;
+} orri_shadow_push;
+/* The light's index in the scene block (the first four enabled lights), -1: none. */
+int orri_shadow_light_slot(orr_scene *s, uint32_t light);
+/* Points light slot `slot` (-1: none) of the scene's receivers at the maps. */
+void orri_shadow_bind_slot(orr_shadow_generator *g, orr_engine *e, int slot);
+/* The six clip planes (a, b, c, d: a·x + b·y + c·z + d ≥ 0 inside) of an
+ * OpenGL-convention clip matrix (light_matrix.c). */
+void orri_shadow_clip_planes(const orr_dmat4 *m, double out[6][4]);
+/* Records the casters into `layer` of the depth map (and the ESM map) with
+ * push constants `p` (object filled per draw): layer 0 makes the whole map
+ * writable, each layer is cleared and drawn (its own attachment view when
+ * layers > 1), the last one makes the map readable. Every frame and every
+ * layer in order, also when nothing casts. */
+void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
+                              VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p);
+
+#endif

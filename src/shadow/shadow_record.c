@@ -1,0 +1,149 @@
+/* shadow_record.c — the caster pass of one map layer, recorded into the
+ * frame's primary command buffer before the main pass (dynamic rendering
+ * into the generator's own map, docs/architecture.md "How a new pass plugs
+ * in"). Casters are the draws of the renderer's draw list whose mesh is in
+ * the generator's list: their per-draw world (already uploaded for this
+ * slot, eye-relative under floating origin), their vertex streams (deformed
+ * ones included) and, for thin instances, every instance of the stable
+ * matrix buffer, culled per draw by bounding sphere against the layer's clip
+ * planes (shadow_pass.c computes the spheres). Shader-material draws do not
+ * cast (their per-draw world is not in the objects buffer). */
+#include <math.h>
+
+#include "shadow/shadow_int.h"
+
+static int caster_of(const orr_shadow_generator *g, uint32_t id) {
+    for (uint32_t i = 0; i < g->caster_count; i++)
+        if (g->casters[i] == id) return (int)i;
+    return -1;
+}
+
+/* Per-light culling, per draw: the caster's sphere against the layer's clip planes. */
+static bool in_light(const orr_shadow_generator *g, int caster) {
+    if (!g->spheres || (uint32_t)caster >= g->sphere_cap) return true;
+    orr_dsphere sp = g->spheres[caster];
+    for (int k = 0; k < 6; k++) {
+        const double *p = g->planes[k];
+        double len = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        if (p[0] * sp.center.x + p[1] * sp.center.y + p[2] * sp.center.z + p[3] < -sp.radius * len) return false;
+    }
+    return true;
+}
+
+/* The whole map (every layer) becomes writable before layer 0 is drawn. */
+static void open_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
+    orri_shadow_gpu *m = &g->gpu;
+    orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT,
+                        VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    orri_barriers b = {.cmd = cmd};
+    orri_barriers_image(
+        &b, orri_barrier_image(
+                m->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, 0,
+                VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT));
+    if (m->esm[0].image)
+        orri_barriers_image(&b, orri_barrier_image(m->esm[0].image, VK_IMAGE_ASPECT_COLOR_BIT,
+                                                   VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, 0,
+                                                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT));
+    orri_barriers_flush(&b);
+}
+
+static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd, uint32_t layer) {
+    orri_shadow_gpu *m = &g->gpu;
+    VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = m->esm[0].view, /* none: no colour output */
+                                       .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                       .clearValue.color = {{0, 0, 0, 0}}}; /* Babylon's ESM clear */
+    VkRenderingAttachmentInfo depth = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+                                       .imageView = m->layers > 1 ? m->layer_views[layer] : m->depth.view,
+                                       .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                       .clearValue.depthStencil = {0.0f, 0}}; /* reversed: far */
+    VkRenderingInfo ri = {.sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+                          .renderArea = {{0, 0}, {m->size, m->size}},
+                          .layerCount = 1,
+                          .colorAttachmentCount = 1,
+                          .pColorAttachments = &color,
+                          .pDepthAttachment = &depth};
+    vkCmdBeginRendering(cmd, &ri);
+    /* Positive height: v = 0.5 · clip y + 0.5 is the texel row, as the receivers read it. */
+    vkCmdSetViewport(cmd, 0, 1, &(VkViewport){0, 0, (float)m->size, (float)m->size, 0, 1});
+    vkCmdSetScissor(cmd, 0, 1, &(VkRect2D){{0, 0}, {m->size, m->size}});
+}
+
+/* After the last layer: the map becomes readable by the receivers. */
+static void close_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
+    orri_shadow_gpu *m = &g->gpu;
+    orri_barriers b = {.cmd = cmd};
+    orri_barriers_image(
+        &b, orri_barrier_image(m->depth.image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT));
+    if (m->esm[0].image)
+        orri_barriers_image(
+            &b,
+            orri_barrier_image(m->esm[0].image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT));
+    orri_barriers_flush(&b);
+}
+
+static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, VkCommandBuffer cmd,
+                        orri_shadow_push *p, VkPipeline *bound) {
+    orri_draw *d = &sg->draws[i];
+    orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
+    VkBuffer vbs[3] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
+    orri_deform_streams(mg, &vbs[0], &vbs[1]);
+    uint32_t instances = 1;
+    VkPipeline pipe = g->gpu.depth_pipe;
+    if (d->thin) {
+        orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
+        instances = t ? t->count : 0;
+        vbs[2] = d->thin->matrices.buffer;
+        pipe = g->gpu.depth_inst_pipe;
+    }
+    if (!instances || !mg->index_count) return;
+    if (*bound != pipe) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), *bound = pipe;
+    p->object = i;
+    vkCmdPushConstants(cmd, g->gpu.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *p, p);
+    VkDeviceSize offs[3] = {0};
+    vkCmdBindVertexBuffers(cmd, 0, d->thin ? 3 : 2, vbs, offs);
+    vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
+    vkCmdDrawIndexed(cmd, mg->index_count, instances, 0, 0, 0);
+}
+
+void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
+                              VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p) {
+    orri_cmd_label_begin(&g->engine->gpu, cmd, "shadow map");
+    if (layer == 0) open_map(g, cmd);
+    begin_map(g, cmd, layer);
+    VkPipeline bound = VK_NULL_HANDLE;
+    bool set_bound = false;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        orri_draw *d = &sg->draws[i];
+        int c = d->shader || d->planet || d->lod_from >= 0 ? -1 : caster_of(g, d->node);
+        if (c < 0 || !in_light(g, c)) continue;
+        g->drawn++;
+        if (!set_bound) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 0, 1,
+                                    &sg->slots[slot].scene_set, 0, NULL);
+            set_bound = true;
+        }
+        draw_caster(g, sg, s, i, cmd, p, &bound);
+    }
+    vkCmdEndRendering(cmd);
+    if (layer + 1 == g->gpu.layers) {
+        close_map(g, cmd);
+        orri_shadow_blur_record(g, cmd); /* blurred ESM */
+    }
+    orri_cmd_label_end(&g->engine->gpu, cmd);
+}

@@ -1,0 +1,30 @@
+/* shadow_scenes.h — the issue 12 shadow scenes (SHADOW_SET of the shared
+ * specification: ground, box, sphere, pillar; hemispheric fill light first),
+ * built for tests/render/test_shadow*.c. Every root node is placed at
+ * `origin` (a cell and a float64 offset added to the spec's positions), so
+ * the same scene can be rendered at 0, 10^7 m or 10^12 m. */
+#ifndef ORR_TEST_SHADOW_SCENES_H
+#define ORR_TEST_SHADOW_SCENES_H
+
+#include <orrery/orrery.h>
+
+typedef enum orr_test_shadow_scene {
+    ORR_TEST_SHADOW_DIR_PCF, /* sun, PCF (quality HIGH), Babylon defaults */
+    ORR_TEST_SHADOW_SPOT,    /* spot, PCF MEDIUM, bias 0.0005 */
+    ORR_TEST_SHADOW_ESM,     /* sun, blurred ESM (kernel blur 32, depth scale 50) */
+    ORR_TEST_SHADOW_NONE,    /* the sun of DIR_PCF without a generator (control) */
+} orr_test_shadow_scene;
+
+typedef struct orr_test_shadow {
+    orr_scene *scene;
+    orr_shadow_generator *gen;
+    orr_light light;
+    orr_mesh ground, box, sphere, pillar;
+} orr_test_shadow;
+
+/* Builds the scene on `e`; `over` (may be NULL) changes the generator desc
+ * after the spec's values are set (fields it sets win). */
+orr_test_shadow orr_test_build_shadow(orr_engine *e, orr_test_shadow_scene kind, orr_wpos origin,
+                                      const orr_shadow_desc *over);
+
+#endif
