@@ -21,9 +21,11 @@
  * Two kinds (orr_sprite_kind):
  * - FACING (Babylon.js default): a depth pre-pass writes the depth of texels
  *   with alpha >= cutoff (Babylon.js's sprite shader: 0.95), then the colour
- *   pass blends (ALPHA_COMBINE) every sprite, sorted back to front by view
- *   depth (Babylon.js draws in creation order; sorting is this library's
- *   addition, so overlapping translucent texels blend in the right order).
+ *   pass blends (ALPHA_COMBINE) every sprite in creation order (slot order:
+ *   a destroyed sprite's slot is reused by a later one), as Babylon.js does.
+ *   depth_sort (opt-in) draws them back to front by view depth instead, so
+ *   overlapping translucent texels blend in order; it costs a CPU sort and a
+ *   re-upload of every sprite on each frame the camera moves.
  * - CUTOUT: drawn opaque with depth writes; texels with alpha < cutoff are
  *   discarded (alpha test in the opaque pass; no sorting, no blending).
  *
@@ -33,9 +35,12 @@
  * quad and its texture coordinates are inset by `epsilon` (Babylon.js 0.01)
  * of the quad on each side. invert_u / invert_v mirror the cell.
  *
- * Positions are orr_wpos (integer cell + float64 local): under floating
- * origin they are made eye-relative (cells first) before any float32 store,
- * so sprites at 10^12 m render as at the origin.
+ * Positions are orr_wpos (integer cell + float64 local) and reach the GPU
+ * as such (the cell as integers, the local offset in double-single), made
+ * eye-relative in the vertex shader (cells first), so sprites at 10^12 m
+ * render as at the origin and a frame where only the camera moves uploads
+ * no sprite (without depth_sort): a change uploads only the changed sprites.
+ * Off-screen sprites are dropped by the GPU's clipping (no CPU culling).
  *
  * Frame animation (Babylon.js Sprite.playAnimation / _animate): playing sets
  * cellIndex = from and time 0; each advance by dt milliseconds adds dt to the
@@ -71,7 +76,7 @@ typedef struct orr_sprite_manager orr_sprite_manager;
 typedef uint32_t orr_sprite;
 
 typedef enum orr_sprite_kind {
-    ORR_SPRITE_FACING = 0, /* blended, depth-sorted (Babylon.js default) */
+    ORR_SPRITE_FACING = 0, /* blended, creation order (Babylon.js default) */
     ORR_SPRITE_CUTOUT,     /* alpha-tested, opaque, drawn with depth writes */
 } orr_sprite_kind;
 
@@ -89,7 +94,7 @@ typedef struct orr_sprite_manager_desc {
     orr_sprite_kind kind;
     orr_opt_f64 cutoff;      /* alpha test threshold; default 0.95 (Babylon.js's sprite shader) */
     orr_opt_f64 epsilon;     /* quad inset; default 0.01 (Babylon.js SpriteManager) */
-    orr_opt_bool depth_sort; /* FACING: sort back to front; default on */
+    orr_opt_bool depth_sort; /* FACING: sort back to front (CPU, each camera move); default off (Babylon.js) */
     bool pickable;           /* Babylon.js SpriteManager.isPickable (default false) */
     orr_opt_bool fog;        /* Babylon.js fogEnabled: the scene's fog applies; default on */
     const char *label;

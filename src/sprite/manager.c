@@ -18,7 +18,7 @@ orr_sprite_manager_desc orr_sprite_manager_desc_defaults(const orr_sprite_manage
     if (!d.capacity) d.capacity = 64;
     if (!d.cutoff.set) d.cutoff = ORR_F64(0.95);
     if (!d.epsilon.set) d.epsilon = ORR_F64(0.01);
-    if (!d.depth_sort.set) d.depth_sort = ORR_ON;
+    if (!d.depth_sort.set) d.depth_sort = ORR_OFF; /* Babylon.js draws in creation order */
     if (!d.fog.set) d.fog = ORR_ON;
     return d;
 }
@@ -112,7 +112,6 @@ void orr_sprite_manager_destroy(orr_sprite_manager *m) {
     orri_free(a, m->sprites);
     orri_free(a, m->free_list);
     orri_free(a, m->scratch);
-    orri_free(a, m->scratch_sprites);
     orri_free(a, m);
 }
 
@@ -137,14 +136,12 @@ void orr_sprite_manager_animate(orr_sprite_manager *m, double ms) {
         orri_misuse(m->scene->ctx, ORR_MSG_NOT_FINITE, "orr_sprite_manager_animate: time is not finite");
         return;
     }
-    bool changed = false;
     for (uint32_t i = 0; i < m->count; i++) {
         orri_sprite *sp = &m->sprites[i];
         if ((sp->flags & (ORRI_SPRITE_LIVE | ORRI_SPRITE_PLAYING)) != (ORRI_SPRITE_LIVE | ORRI_SPRITE_PLAYING))
             continue;
         uint32_t before = sp->cell;
         orri_sprite_animate_one(sp, ms);
-        changed |= sp->cell != before;
+        if (sp->cell != before) orri_sprite_touch(m, i);
     }
-    if (changed) m->version++;
 }

@@ -1,16 +1,20 @@
-/* pack.c — the per-frame pack of a manager's sprites for the GPU.
+/* pack.c — the sprites' GPU records.
  *
- * One pass over the sprites: the anchor goes through the frame's eye seam
- * (eye-relative under floating origin, cells first, then float64, then the
- * float32 store), the bounding sphere (radius half the diagonal) is tested
- * against the upload-frame frustum, and the 32-byte record is written. FACING
- * managers then sort back to front by view depth: a stable LSD radix sort
- * on 32-bit keys (three 11-bit passes), linear in the count, so a million
- * sprites sort in a few milliseconds; equal depths keep creation order.
+ * Default (creation order, as Babylon.js): one 80-byte record per slot,
+ * camera-independent (the anchor's cell as int64 words, its local offset as
+ * double-single; the vertex shader makes it eye-relative), rewritten only for
+ * the slots that changed. No CPU frustum culling: the rasterizer's clipping
+ * drops off-screen quads.
+ *
+ * depth_sort (opt-in): the visible sprites back to front by view depth, a
+ * stable LSD radix sort on 32-bit keys (three 11-bit passes), linear in the
+ * count; equal depths keep creation order. It depends on the camera, so every
+ * camera move re-packs and re-uploads every sprite.
  */
 #include <math.h>
 #include <string.h>
 
+#include "orrery/double_single.h"
 #include "orrery/handedness.h"
 #include "sprite/sprite_int.h"
 
@@ -42,10 +46,8 @@ static bool ensure_scratch(orr_sprite_manager *m) {
     const orr_allocator *a = &m->scene->ctx->allocator;
     uint32_t cap = m->capacity;
     uint32_t *k = orri_realloc(a, m->scratch, (size_t)cap * 4 * sizeof *k);
-    if (k) m->scratch = k;
-    orri_gpu_sprite *t = k ? orri_realloc(a, m->scratch_sprites, (size_t)cap * sizeof *t) : NULL;
-    if (t) m->scratch_sprites = t;
-    if (!k || !t) return false;
+    if (!k) return false;
+    m->scratch = k;
     m->scratch_cap = cap;
     return true;
 }
@@ -72,44 +74,49 @@ static void radix_sort(uint32_t n, uint32_t *keys, uint32_t *idx, uint32_t *keys
     memcpy(idx2, idx, (size_t)n * sizeof *idx);
 }
 
-static bool visible(const orri_sprite_frame *f, orr_dvec3 a, const orri_sprite *sp) {
-    if (!f->frustum) return true;
-    double r = 0.5 * sqrt(sp->width * sp->width + sp->height * sp->height);
-    return orr_frustum_test_sphere(f->frustum, (orr_dsphere){a, r});
+orri_gpu_sprite orri_sprite_record(const orr_sprite_manager *m, uint32_t i, bool right_handed) {
+    const orri_sprite *sp = &m->sprites[i];
+    orri_gpu_sprite r = {.hidden = 1};
+    if ((sp->flags & (ORRI_SPRITE_LIVE | ORRI_SPRITE_VISIBLE)) != (ORRI_SPRITE_LIVE | ORRI_SPRITE_VISIBLE)) return r;
+    const double *l = &sp->position.local.x;
+    const int64_t *c = &sp->position.cell.x;
+    for (int k = 0; k < 3; k++) {
+        orr_ds d = orr_ds_split(l[k]);
+        r.hi[k] = d.hi, r.lo[k] = d.lo;
+        uint64_t u = (uint64_t)c[k];
+        r.cell[2 * k] = (uint32_t)u, r.cell[2 * k + 1] = (uint32_t)(u >> 32);
+    }
+    uint32_t inv_u = ((sp->flags & ORRI_SPRITE_INV_U) ? 1u : 0u) ^ (right_handed ? 1u : 0u);
+    uint32_t inv_v = (sp->flags & ORRI_SPRITE_INV_V) ? 1u : 0u;
+    r.angle = (float)sp->angle, r.width = (float)sp->width, r.height = (float)sp->height;
+    r.cell_flags = sp->cell | inv_u << 30 | inv_v << 31;
+    r.color = pack_color(sp->color);
+    r.hidden = 0;
+    return r;
 }
 
-orr_result orri_sprite_pack(orr_sprite_manager *m, const orri_sprite_frame *f, bool sort, orri_gpu_sprite *out,
-                            uint32_t *count) {
+void orri_sprite_write_range(const orr_sprite_manager *m, bool right_handed, orri_gpu_sprite *out, uint32_t lo,
+                             uint32_t hi) {
+    for (uint32_t i = lo; i < hi && i < m->count; i++) out[i] = orri_sprite_record(m, i, right_handed);
+}
+
+orr_result orri_sprite_pack_sorted(orr_sprite_manager *m, const orri_sprite_frame *f, orri_gpu_sprite *out,
+                                   uint32_t *count) {
     *count = 0;
-    if (sort && !ensure_scratch(m))
+    if (!ensure_scratch(m))
         return orri_fail(m->scene->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "sprites '%s': sort scratch", m->label);
-    orri_gpu_sprite *dst = sort ? m->scratch_sprites : out;
     uint32_t *keys = m->scratch, *idx = keys + m->scratch_cap;
     uint32_t n = 0;
-    const uint32_t flip_u = f->right_handed ? 1u : 0u; /* Babylon.js: inverts.x = invertU XOR right-handed */
     for (uint32_t i = 0; i < m->count; i++) {
         const orri_sprite *sp = &m->sprites[i];
         if ((sp->flags & (ORRI_SPRITE_LIVE | ORRI_SPRITE_VISIBLE)) != (ORRI_SPRITE_LIVE | ORRI_SPRITE_VISIBLE))
             continue;
         orr_dvec3 a = f->anchor(f->user, sp->position);
-        if (!visible(f, a, sp)) continue;
-        uint32_t inv_u = ((sp->flags & ORRI_SPRITE_INV_U) ? 1u : 0u) ^ flip_u;
-        uint32_t inv_v = (sp->flags & ORRI_SPRITE_INV_V) ? 1u : 0u;
-        dst[n] = (orri_gpu_sprite){(float)a.x,
-                                   (float)a.y,
-                                   (float)a.z,
-                                   (float)sp->angle,
-                                   (float)sp->width,
-                                   (float)sp->height,
-                                   sp->cell | inv_u << 30 | inv_v << 31,
-                                   pack_color(sp->color)};
-        if (sort) keys[n] = back_to_front_key((float)orri_sprite_view_depth(f, a)), idx[n] = n;
+        keys[n] = back_to_front_key((float)orri_sprite_view_depth(f, a)), idx[n] = i;
         n++;
     }
-    if (sort) {
-        radix_sort(n, keys, idx, keys + 2 * (size_t)m->scratch_cap, idx + 2 * (size_t)m->scratch_cap);
-        for (uint32_t j = 0; j < n; j++) out[j] = dst[idx[j]];
-    }
+    radix_sort(n, keys, idx, keys + 2 * (size_t)m->scratch_cap, idx + 2 * (size_t)m->scratch_cap);
+    for (uint32_t j = 0; j < n; j++) out[j] = orri_sprite_record(m, idx[j], f->right_handed);
     *count = n;
     return ORR_OK;
 }

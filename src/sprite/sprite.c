@@ -98,7 +98,8 @@ orr_sprite orr_sprite_create(orr_sprite_manager *m, const orr_sprite_desc *d) {
     sp->flags = ORRI_SPRITE_LIVE;
     sp->direction = 1;
     store(sp, d);
-    m->live++, m->version++;
+    m->live++;
+    orri_sprite_touch(m, i);
     return ((uint32_t)gen << ORRI_SPRITE_INDEX_BITS) | (i + 1);
 }
 
@@ -117,7 +118,8 @@ void orr_sprite_destroy(orr_sprite_manager *m, orr_sprite h) {
     sp->flags = 0;
     sp->generation++;
     m->free_list[m->free_count++] = (uint32_t)(sp - m->sprites);
-    m->live--, m->version++;
+    m->live--;
+    orri_sprite_touch(m, (uint32_t)(sp - m->sprites));
 }
 
 bool orr_sprite_is_valid(const orr_sprite_manager *m, orr_sprite h) {
@@ -131,7 +133,7 @@ void orr_sprite_set(orr_sprite_manager *m, orr_sprite h, const orr_sprite_desc *
     orri_sprite *sp = orri_sprite_lookup(m, h, "orr_sprite_set");
     if (!sp || !orri_sprite_check_desc(m, d, "orr_sprite_set")) return;
     store(sp, d);
-    m->version++;
+    orri_sprite_touch(m, (uint32_t)(sp - m->sprites));
 }
 
 orr_sprite_desc orr_sprite_get(const orr_sprite_manager *m, orr_sprite h) {
@@ -157,7 +159,7 @@ void orr_sprite_set_position(orr_sprite_manager *m, orr_sprite h, orr_wpos p) {
         return;
     }
     sp->position = p;
-    m->version++;
+    orri_sprite_touch(m, (uint32_t)(sp - m->sprites));
 }
 
 void orr_sprite_set_cell(orr_sprite_manager *m, orr_sprite h, uint32_t cell) {
@@ -169,14 +171,14 @@ void orr_sprite_set_cell(orr_sprite_manager *m, orr_sprite h, uint32_t cell) {
         return;
     }
     sp->cell = cell;
-    m->version++;
+    orri_sprite_touch(m, (uint32_t)(sp - m->sprites));
 }
 
 void orr_sprite_set_visible(orr_sprite_manager *m, orr_sprite h, bool visible) {
     orri_sprite *sp = orri_sprite_lookup(m, h, "orr_sprite_set_visible");
     if (!sp) return;
     sp->flags = visible ? sp->flags | ORRI_SPRITE_VISIBLE : sp->flags & ~(uint32_t)ORRI_SPRITE_VISIBLE;
-    m->version++;
+    orri_sprite_touch(m, (uint32_t)(sp - m->sprites));
 }
 
 /* ---- frame animation (Babylon.js ThinSprite.playAnimation / _animate) ---- */
@@ -200,7 +202,7 @@ void orr_sprite_play_animation(orr_sprite_manager *m, orr_sprite h, uint32_t fro
     sp->flags = (sp->flags | ORRI_SPRITE_PLAYING) & ~(uint32_t)ORRI_SPRITE_LOOP;
     if (loop) sp->flags |= ORRI_SPRITE_LOOP;
     sp->cell = from, sp->time = 0;
-    m->version++;
+    orri_sprite_touch(m, (uint32_t)(sp - m->sprites));
 }
 
 void orr_sprite_stop_animation(orr_sprite_manager *m, orr_sprite h) {

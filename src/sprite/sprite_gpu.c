@@ -7,9 +7,13 @@
  * (orri_gpu_sprite, grown to a power of two), the indirect draw arguments
  * (instance count written by the upload, so the secondary is recorded only
  * when a buffer or the sheet changes) and a descriptor set (frame block,
- * sprites, sheet). The upload repacks a manager only when its sprites, the
- * camera or the floating-origin mode changed (orri_sprite_pack: anchors
- * through the eye seam, CPU frustum culling, back-to-front sort).
+ * sprites, sheet). Default (Babylon.js's creation order): the records are
+ * camera-independent (pack.c; the vertex shader subtracts the eye), one per
+ * slot, and a frame slot rewrites only the sprites changed since it was last
+ * written (a dirty range), so a camera move uploads nothing but the frame
+ * block; off-screen quads are left to the rasterizer's clipping. depth_sort
+ * (opt-in) re-packs every visible sprite back to front whenever the camera
+ * moves (orri_sprite_pack_sorted: anchors through the eye seam for the key).
  *
  * Draws: FACING managers record a depth pre-pass (alpha test at the cutoff,
  * no colour writes) and a blended colour pass (ALPHA_COMBINE, no depth
@@ -174,9 +178,40 @@ static void write_set(orr_engine *e, orr_sprite_manager *m, uint32_t i) {
     g->written_buffer[i] = g->sprites[i].buffer;
 }
 
+static void widen(orri_sprite_range *r, orri_sprite_range d) {
+    if (r->lo >= r->hi) {
+        *r = d;
+        return;
+    }
+    if (d.lo < r->lo) r->lo = d.lo;
+    if (d.hi > r->hi) r->hi = d.hi;
+}
+
+/* depth_sort (opt-in): every visible sprite re-packed back to front when the
+ * camera, a sprite or the floating-origin mode changed. */
+static orr_result update_sorted(orr_engine *e, orr_sprite_manager *m, const orri_view *v, uint32_t slot,
+                                bool replaced) {
+    orri_sprite_gpu *g = m->gpu;
+    uint64_t key = orri_sprite_mix(orri_sprite_mix(v->camera_version, m->version), (uint64_t)v->fo + 1);
+    if (!replaced && g->key[slot] == key) return ORR_OK;
+    anchor_ctx ac = {e, v};
+    orri_sprite_frame f = {anchor, &ac, v->view, RIGHT_HANDED};
+    uint32_t n = 0;
+    orr_result r = orri_sprite_pack_sorted(m, &f, g->sprites[slot].mapped, &n);
+    if (r != ORR_OK) return r;
+    ((VkDrawIndirectCommand *)g->indirect[slot].mapped)->instanceCount = n;
+    g->key[slot] = key;
+    e->gpu.bytes_uploaded += (uint64_t)n * sizeof(orri_gpu_sprite);
+    return ORR_OK;
+}
+
 static orr_result update_manager(orr_engine *e, orr_sprite_manager *m, const orri_view *v, uint32_t slot,
                                  bool *rerecord) {
     orri_sprite_gpu *g = m->gpu;
+    if (m->dirty.lo < m->dirty.hi) { /* every frame slot takes the changed slots once */
+        for (uint32_t i = 0; i < e->gpu.frame_count; i++) widen(&g->dirty[i], m->dirty);
+        m->dirty = (orri_sprite_range){0, 0};
+    }
     bool replaced = false;
     orr_result r = ensure_buffer(e, g, slot, m->count, &replaced);
     if (r != ORR_OK) return r;
@@ -186,18 +221,16 @@ static orr_result update_manager(orr_engine *e, orr_sprite_manager *m, const orr
         write_set(e, m, slot);
         *rerecord = true;
     }
-    uint64_t key = orri_sprite_mix(orri_sprite_mix(v->camera_version, m->version), (uint64_t)v->fo + 1);
-    if (!replaced && g->key[slot] == key) return ORR_OK;
-    anchor_ctx ac = {e, v};
-    orri_sprite_frame f = {anchor, &ac, v->view, &v->frustum, RIGHT_HANDED};
-    bool sort = m->desc.kind == ORR_SPRITE_FACING && m->desc.depth_sort.value;
-    uint32_t n = 0;
-    r = orri_sprite_pack(m, &f, sort, g->sprites[slot].mapped, &n);
-    if (r != ORR_OK) return r;
-    ((VkDrawIndirectCommand *)g->indirect[slot].mapped)->instanceCount = n;
-    g->key[slot] = key;
-    g->drawn[slot] = n;
-    e->gpu.bytes_uploaded += (uint64_t)n * sizeof(orri_gpu_sprite);
+    if (m->desc.kind == ORR_SPRITE_FACING && m->desc.depth_sort.value) return update_sorted(e, m, v, slot, replaced);
+    /* Default: camera-independent records in slot order; only changed slots are written. */
+    orri_sprite_range d = replaced ? (orri_sprite_range){0, m->count} : g->dirty[slot];
+    if (d.hi > m->count) d.hi = m->count;
+    if (d.lo < d.hi) {
+        orri_sprite_write_range(m, RIGHT_HANDED, g->sprites[slot].mapped, d.lo, d.hi);
+        e->gpu.bytes_uploaded += (uint64_t)(d.hi - d.lo) * sizeof(orri_gpu_sprite);
+    }
+    g->dirty[slot] = (orri_sprite_range){0, 0};
+    ((VkDrawIndirectCommand *)g->indirect[slot].mapped)->instanceCount = m->count;
     return ORR_OK;
 }
 

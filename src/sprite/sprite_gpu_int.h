@@ -15,6 +15,9 @@ static inline uint64_t orri_sprite_mix(uint64_t h, uint64_t v) {
 typedef struct orri_sprite_frame_block {
     orr_mat4f view, projection;
     orr_vec4f fog_info, fog_color;
+    uint32_t eye_cell[8];     /* the eye's cell x, y, z as int64 (low, high words), 2 unused */
+    orr_vec4f eye_hi, eye_lo; /* the eye's local offset, double-single */
+    orr_vec4f eye_view;       /* view · eye in the upload frame (≈ 0) */
 } orri_sprite_frame_block;
 
 /* shaders/sprite_common.glsl SpritePush. */
@@ -45,8 +48,8 @@ struct orri_sprite_gpu {
     uint64_t key[ORRI_MAX_FRAMES];
     VkImage written_image[ORRI_MAX_FRAMES];
     VkBuffer written_buffer[ORRI_MAX_FRAMES];
-    uint32_t drawn[ORRI_MAX_FRAMES];
-    bool attached; /* counted in sh->users */
+    orri_sprite_range dirty[ORRI_MAX_FRAMES]; /* slots this frame slot has not taken yet */
+    bool attached;                            /* counted in sh->users */
 };
 
 orr_result orri_sprite_shared_create(orr_engine *e, orri_sprite_shared **out);

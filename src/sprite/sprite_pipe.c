@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "orrery/handedness.h"
+#include "orrery/double_single.h"
 #include "sprite/sprite_gpu_int.h"
 
 extern const uint32_t orri_spv_sprite_vert[], orri_spv_sprite_frag[];
@@ -82,6 +83,18 @@ void orri_sprite_shared_frame(orr_engine *e, orri_sprite_shared *sh, orr_scene *
     orri_sprite_frame_block b = {orri_pack_view(v->view), orri_pack_projection(v->proj),
                                  orr_dvec4_to_f32((orr_dvec4){f->mode, f->start, f->end, f->density.value}),
                                  orr_dvec4_to_f32((orr_dvec4){fc.r, fc.g, fc.b, 1})};
+    /* The eye in the sprites' form (shaders/sprite.vert subtracts it). */
+    const double *l = &v->eye_w.local.x;
+    const int64_t *c = &v->eye_w.cell.x;
+    float hi[4] = {0}, lo[4] = {0};
+    for (int k = 0; k < 3; k++) {
+        orr_ds d = orr_ds_split(l[k]);
+        hi[k] = d.hi, lo[k] = d.lo;
+        b.eye_cell[2 * k] = (uint32_t)(uint64_t)c[k], b.eye_cell[2 * k + 1] = (uint32_t)((uint64_t)c[k] >> 32);
+    }
+    memcpy(&b.eye_hi, hi, sizeof hi), memcpy(&b.eye_lo, lo, sizeof lo);
+    orr_dvec3 ev = orr_dmat4_transform_point(v->view, v->eye);
+    b.eye_view = orr_dvec4_to_f32((orr_dvec4){ev.x, ev.y, ev.z, 0});
     memcpy(sh->ubo[slot].mapped, &b, sizeof b);
     e->gpu.bytes_uploaded += sizeof b;
 }

@@ -1,6 +1,7 @@
 /* Sprites without a GPU (issue 12 part 4): frame animation against the
- * Babylon.js table tests/data/parity/sprite-anim.json, the back-to-front
- * order against a CPU reference, picking (Babylon.js pickSprite), misuse. */
+ * Babylon.js table tests/data/parity/sprite-anim.json, the camera-independent
+ * GPU records and their dirty ranges, the opt-in back-to-front order against
+ * a CPU reference, picking (Babylon.js pickSprite), misuse. */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
@@ -135,7 +136,7 @@ TEST(sort_back_to_front_matches_cpu_reference) {
     srand(7);
     ref_item *ref = malloc(N * sizeof *ref);
     orri_sprite_frame f = {absolute, NULL,
-                           orr_dmat4_look_at((orr_dvec3){3, 4, -20}, (orr_dvec3){0, 0, 0}, (orr_dvec3){0, 1, 0}), NULL,
+                           orr_dmat4_look_at((orr_dvec3){3, 4, -20}, (orr_dvec3){0, 0, 0}, (orr_dvec3){0, 1, 0}),
                            ORR_RIGHT_HANDED != 0};
     for (uint32_t i = 0; i < N; i++) {
         /* a quarter of the sprites share depths in pairs (ties keep creation order) */
@@ -147,20 +148,61 @@ TEST(sort_back_to_front_matches_cpu_reference) {
     qsort(ref, N, sizeof *ref, by_depth_desc);
     orri_gpu_sprite *out = malloc(N * sizeof *out);
     uint32_t n = 0;
-    CHECK(orri_sprite_pack(m, &f, true, out, &n) == ORR_OK);
+    CHECK(orri_sprite_pack_sorted(m, &f, out, &n) == ORR_OK);
     CHECK(n == N);
     int mismatches = 0;
     for (uint32_t k = 0; k < n; k++) {
-        orr_dvec3 p = orr_wpos_to_dvec3(m->sprites[ref[k].index].position);
-        if (out[k].x != (float)p.x || out[k].y != (float)p.y || out[k].z != (float)p.z ||
-            (out[k].cell_flags & 0x3fffffffu) != ref[k].index % 8)
-            mismatches++;
+        const double *p = &m->sprites[ref[k].index].position.local.x;
+        for (int c = 0; c < 3; c++) /* double-single: 48 bits of |p| <= 10 */
+            if (fabs((double)out[k].hi[c] + out[k].lo[c] - p[c]) > 1e-12) mismatches++;
+        if ((out[k].cell_flags & 0x3fffffffu) != ref[k].index % 8) mismatches++;
     }
     CHECK(mismatches == 0);
     /* Invisible sprites are not packed. */
     orr_sprite_set_visible(m, 1, false);
-    CHECK(orri_sprite_pack(m, &f, true, out, &n) == ORR_OK && n == N - 1);
+    CHECK(orri_sprite_pack_sorted(m, &f, out, &n) == ORR_OK && n == N - 1);
     free(out), free(ref);
+    orr_scene_destroy(s);
+}
+
+/* The default records hold no camera: the cell as int64 words and the local
+ * offset as double-single (exact for these values); free and invisible slots
+ * are hidden; every change widens the dirty range the GPU half re-uploads. */
+TEST(records_are_camera_independent_with_dirty_ranges) {
+    orr_scene *s = scene();
+    orr_sprite_manager *m = manager(s);
+    CHECK(!m->desc.depth_sort.value); /* Babylon.js: creation order, no sort */
+    orr_wpos far = orr_wpos_make((orr_cell3){953674, -3, INT64_C(-5000000000)}, (orr_dvec3){0.25, -1.5, 1000.125});
+    orr_sprite a = orr_sprite_create(m, &(orr_sprite_desc){.position = far, .cell_index = 5, .angle = 0.5});
+    orr_sprite b = orr_sprite_create(m, &(orr_sprite_desc){.position = far});
+    orr_sprite c = orr_sprite_create(m, &(orr_sprite_desc){.position = far});
+    CHECK(m->dirty.lo == 0 && m->dirty.hi == 3);
+    orri_gpu_sprite r = orri_sprite_record(m, 0, false);
+    const int64_t *cell = &far.cell.x;
+    for (int k = 0; k < 3; k++) {
+        CHECK(((uint64_t)r.cell[2 * k + 1] << 32 | r.cell[2 * k]) == (uint64_t)cell[k]);
+        CHECK((double)r.hi[k] + r.lo[k] == (&far.local.x)[k]);
+    }
+    CHECK(r.hidden == 0 && r.cell_flags == 5u && r.angle == 0.5f && r.width == 1.0f && r.height == 1.0f);
+    CHECK(orri_sprite_record(m, 0, true).cell_flags == (5u | 1u << 30)); /* RH flips invertU */
+    m->dirty = (orri_sprite_range){0, 0};
+    orr_sprite_set_cell(m, c, 2);
+    orr_sprite_set_visible(m, b, false);
+    CHECK(m->dirty.lo == 1 && m->dirty.hi == 3);
+    CHECK(orri_sprite_record(m, 1, false).hidden == 1);
+    orr_sprite_destroy(m, a);
+    CHECK(m->dirty.lo == 0 && m->dirty.hi == 3 && orri_sprite_record(m, 0, false).hidden == 1);
+    orri_gpu_sprite out[3];
+    orri_sprite_write_range(m, false, out, 2, 3);
+    CHECK(out[2].hidden == 0 && out[2].cell_flags == 2u);
+    /* Animation touches only the sprites whose cell stepped. */
+    m->dirty = (orri_sprite_range){0, 0};
+    orr_sprite_play_animation(m, c, 2, 4, true, 10);
+    m->dirty = (orri_sprite_range){0, 0};
+    orr_sprite_manager_animate(m, 5);
+    CHECK(m->dirty.lo >= m->dirty.hi);
+    orr_sprite_manager_animate(m, 6);
+    CHECK(m->dirty.lo == 2 && m->dirty.hi == 3);
     orr_scene_destroy(s);
 }
 
