@@ -107,6 +107,25 @@ typedef struct orr_shadow_desc {
     orr_opt_f64 ortho_scale;                           /* directional: shadowOrthoScale, default 0.1 */
     orr_opt_f64 contact_hardening_light_size_uv_ratio; /* PCSS, default 0.1 */
     orr_opt_bool auto_update_extends;                  /* directional, default on */
+    /* Cascaded shadow maps (Babylon.js CascadedShadowGenerator), directional
+     * lights with the PCF or HARD filter: 0 = off (default), else 2..4
+     * cascades over the camera range up to shadow_max_z (default the camera's
+     * far plane); splits by cascade_lambda (default 0.5: half logarithmic,
+     * half uniform); stabilize_cascades (default off, as Babylon.js) keeps
+     * each cascade a bounding sphere snapped to whole texels, so moving the
+     * camera does not make shadow edges shimmer. Each cascade is its own
+     * layer of the map (map_size² each); the receiver picks the layer by
+     * view depth. Not done: Babylon's cascadeBlendPercentage (no blend
+     * band between cascades) and autoCalcDepthBounds. */
+    uint32_t cascades;
+    orr_opt_f64 cascade_lambda;
+    orr_opt_bool stabilize_cascades;
+    /* The absolute point the cascades' texel grid is anchored at; default
+     * (zero) the world origin, as Babylon.js. Anchor it at a scene's own
+     * origin and its shadows are identical wherever the scene is placed
+     * (with the world origin, the grid's phase differs far away: sub-texel
+     * changes along shadow edges, as Babylon.js's own 5e6 m render shows). */
+    orr_wpos cascade_snap_anchor;
     /* Test switch: build the light matrices from absolute positions and
      * leave the eye translation to float32 on the GPU, as an engine without
      * an eye-relative shadow path does. Never for production. */

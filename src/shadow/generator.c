@@ -19,6 +19,8 @@ orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc) {
     if (!d.ortho_scale.set) d.ortho_scale = ORR_F64(ORRI_SHADOW_DEFAULT_ORTHO_SCALE);
     if (!d.auto_update_extends.set) d.auto_update_extends = ORR_ON;
     if (!d.contact_hardening_light_size_uv_ratio.set) d.contact_hardening_light_size_uv_ratio = ORR_F64(0.1);
+    if (!d.cascade_lambda.set) d.cascade_lambda = ORR_F64(0.5);
+    if (!d.stabilize_cascades.set) d.stabilize_cascades = ORR_OFF;
     return d;
 }
 
@@ -54,6 +56,11 @@ static bool check_desc(orri_ctx *ctx, const orr_shadow_desc *d, const char *what
             orri_misuse(ctx, ORR_MSG_NOT_FINITE, "%s: a parameter is NaN or infinite", what);
             return false;
         }
+    if (d->cascades == 1 || d->cascades > 4 || !(d->cascade_lambda.value >= 0 && d->cascade_lambda.value <= 1)) {
+        orri_misuse(ctx, ORR_MSG_OUT_OF_RANGE, "%s: cascades %u not 0 or 2..4, or cascade_lambda outside 0..1", what,
+                    d->cascades);
+        return false;
+    }
     if (d->darkness.value < 0 || d->darkness.value > 1 || !(d->blur_scale.value >= 1) ||
         (d->shadow_min_z.set && d->shadow_max_z.set && !(d->shadow_max_z.value > d->shadow_min_z.value))) {
         orri_misuse(ctx, ORR_MSG_OUT_OF_RANGE, "%s: darkness outside 0..1, blur_scale below 1 or max_z <= min_z", what);
@@ -62,9 +69,16 @@ static bool check_desc(orri_ctx *ctx, const orr_shadow_desc *d, const char *what
     return true;
 }
 
-/* Point lights (cube faces) take the depth-map filters only. */
-static bool check_point(orri_ctx *ctx, bool point, const orr_shadow_desc *d, const char *what) {
-    if (!point || d->filter == ORR_SHADOW_FILTER_PCF || d->filter == ORR_SHADOW_FILTER_HARD) return true;
+/* Point lights (cube faces) and cascades take the depth-map filters only;
+ * cascades need a directional light. */
+static bool check_point(orri_ctx *ctx, orr_light_type type, const orr_shadow_desc *d, const char *what) {
+    bool depth_filter = d->filter == ORR_SHADOW_FILTER_PCF || d->filter == ORR_SHADOW_FILTER_HARD;
+    if (d->cascades && (type != ORR_LIGHT_DIRECTIONAL || !depth_filter)) {
+        orri_misuse(ctx, ORR_MSG_IMPOSSIBLE_OPTION, "%s: cascades need a directional light and the PCF or HARD filter",
+                    what);
+        return false;
+    }
+    if (type != ORR_LIGHT_POINT || depth_filter) return true;
     orri_misuse(ctx, ORR_MSG_IMPOSSIBLE_OPTION, "%s: point-light shadows take the PCF or HARD filter only", what);
     return false;
 }
@@ -115,7 +129,8 @@ orr_result orr_shadow_generator_create(orr_scene *s, orr_light light, const orr_
     orri_node *ln = shadow_light(s, light, what);
     if (!ln) return orr_last_result(); /* INVALID_HANDLE: stale or wrong kind */
     bool point = orri_node_light(ln)->desc.type == ORR_LIGHT_POINT;
-    if (!check_desc(s->ctx, &d, what) || !check_point(s->ctx, point, &d, what)) return ORR_ERROR_INVALID_ARGUMENT;
+    if (!check_desc(s->ctx, &d, what) || !check_point(s->ctx, orri_node_light(ln)->desc.type, &d, what))
+        return ORR_ERROR_INVALID_ARGUMENT;
     if (light_taken(s->render_state, light.id)) {
         orri_misuse(s->ctx, ORR_MSG_IN_USE, "%s: light %u has a shadow generator already", what, light.id);
         return ORR_ERROR_INVALID_ARGUMENT;
@@ -124,7 +139,7 @@ orr_result orr_shadow_generator_create(orr_scene *s, orr_light light, const orr_
     if (!g) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shadow generator");
     memset(g, 0, sizeof *g);
     g->scene = s, g->engine = e, g->light = light.id, g->desc = d, g->version = 1, g->light_slot = -1;
-    g->point = point;
+    g->point = point, g->light_type = orri_node_light(ln)->desc.type;
     orr_result r = orri_shadow_gpu_make(g);
     if (r == ORR_OK)
         r = orri_scene_add_plugin(
@@ -151,10 +166,10 @@ orr_result orr_shadow_generator_set(orr_shadow_generator *g, const orr_shadow_de
     }
     orr_shadow_desc d = orr_shadow_desc_defaults(desc);
     if (!check_desc(g->scene->ctx, &d, "orr_shadow_generator_set") ||
-        !check_point(g->scene->ctx, g->point, &d, "orr_shadow_generator_set"))
+        !check_point(g->scene->ctx, g->light_type, &d, "orr_shadow_generator_set"))
         return ORR_ERROR_INVALID_ARGUMENT;
-    bool remake =
-        d.map_size != g->desc.map_size || d.filter != g->desc.filter || d.blur_scale.value != g->desc.blur_scale.value;
+    bool remake = d.map_size != g->desc.map_size || d.filter != g->desc.filter ||
+                  d.blur_scale.value != g->desc.blur_scale.value || d.cascades != g->desc.cascades;
     orr_shadow_desc old = g->desc;
     g->desc = d, g->version++;
     if (!remake) return ORR_OK;

@@ -20,7 +20,7 @@ extern const size_t orri_spv_shadow_depth_vert_size, orri_spv_shadow_depth_insta
 static orr_result make_images(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
     orri_gpu *gpu = &g->engine->gpu;
-    s->size = g->desc.map_size, s->layers = g->point ? 6 : 1;
+    s->size = g->desc.map_size, s->layers = g->point ? 6 : g->desc.cascades ? g->desc.cascades : 1;
     orri_image_desc d = {.width = s->size,
                          .height = s->size,
                          .layers = s->layers,

@@ -75,8 +75,13 @@ struct orr_shadow_generator {
     orr_dmat4 view, proj;                /* view: layer 0's */
     orr_dmat4 views[ORRI_SHADOW_LAYERS]; /* point light: one per cube face */
     bool point;                          /* a point light: six layers (cube faces) */
-    orr_dvec3 frame_pos;                 /* the light's position in the upload frame */
-    orri_shadow_extents extents;         /* kept when auto_update_extends is off */
+    orr_light_type light_type;           /* at creation */
+    /* cascades (desc.cascades > 0): one light transform per layer (projection ·
+     * view, upload frame) and each layer's far view distance */
+    orr_dmat4 transforms[ORRI_SHADOW_LAYERS];
+    double cascade_far[ORRI_SHADOW_LAYERS];
+    orr_dvec3 frame_pos;         /* the light's position in the upload frame */
+    orri_shadow_extents extents; /* kept when auto_update_extends is off */
     orr_shadow_matrices world;
     uint64_t matrix_key;
     orri_shadow_gpu gpu;
@@ -88,6 +93,11 @@ struct orr_shadow_generator {
     double planes[6][4];
     uint32_t drawn;
 };
+
+/* cascade_pass.c: the cascades' light matrices in the upload frame (the
+ * cascade math of cascade_int.h fed with the frame's camera and the
+ * casters' box); fills transforms, views, cascade_far, proj (layer 0's). */
+void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orri_view *v, orri_node *ln);
 
 /* filter of a resolved desc as the shader's ORRI_SHADOW_* */
 uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d);

@@ -88,7 +88,7 @@ static uint64_t matrix_key(orr_shadow_generator *g, const orri_view *v, orri_nod
     orr_scene *s = g->scene;
     uint64_t wv;
     orri_node_world(s, ln, &wv);
-    bool eye = v->fo || g->desc.debug_absolute_matrices;
+    bool eye = v->fo || g->desc.debug_absolute_matrices || g->desc.cascades; /* cascades follow the camera */
     uint64_t h = orri_mix(orri_mix(g->version, wv), orri_node_light(ln)->version);
     h = orri_mix(h, eye ? v->camera_version : 1);
     h = orri_mix(h, orri_camera_version(s, v->camera)); /* default depth range: the camera's planes */
@@ -104,6 +104,10 @@ static uint64_t matrix_key(orr_shadow_generator *g, const orri_view *v, orri_nod
 
 /* View and projection in the upload frame (or absolute, the debug control). */
 static void build_matrices(orr_shadow_generator *g, orr_engine *e, const orri_view *v, orri_node *ln) {
+    if (g->desc.cascades) {
+        orri_shadow_cascade_build(g, e, v, ln);
+        return;
+    }
     orr_scene *s = g->scene;
     const orr_light_desc *ld = &orri_node_light(ln)->desc;
     const orr_dmat4 *w = orri_node_world(s, ln, NULL);
@@ -142,12 +146,20 @@ static void build_matrices(orr_shadow_generator *g, orr_engine *e, const orri_vi
                                      f};
 }
 
+/* Layer k's light transform (projection · view) in the upload frame. */
+static orr_dmat4 layer_transform(const orr_shadow_generator *g, uint32_t k) {
+    if (g->desc.cascades) return g->transforms[k];
+    return orr_dmat4_mul(g->proj, g->point ? g->views[k] : g->view);
+}
+
 static void fill_record(orr_shadow_generator *g, const orri_view *v, orr_light_type type, orri_gpu_shadow *r) {
     const orr_shadow_desc *d = &g->desc;
     memset(r, 0, sizeof *r);
-    for (uint32_t k = 0; k < g->gpu.layers; k++)
-        r->matrices[k] = orr_dmat4_to_f32(orr_dmat4_mul(g->proj, g->point ? g->views[k] : g->view));
+    for (uint32_t k = 0; k < g->gpu.layers; k++) r->matrices[k] = orr_dmat4_to_f32(layer_transform(g, k));
     if (g->point) r->splits = orri_pack_position(g->frame_pos, 0); /* the receivers' face choice */
+    if (d->cascades) /* the receivers' layer choice: each cascade's far view distance */
+        r->splits = (orr_vec4f){(float)g->cascade_far[0], (float)g->cascade_far[1], (float)g->cascade_far[2],
+                                (float)g->cascade_far[3]};
     double size = g->gpu.size;
     r->params = orr_dvec4_to_f32((orr_dvec4){d->darkness.value, d->depth_scale.value, d->frustum_edge_falloff.value,
                                              d->contact_hardening_light_size_uv_ratio.value * size});
@@ -212,7 +224,7 @@ orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, u
     g->drawn = 0;
     for (uint32_t k = 0; k < g->gpu.layers; k++) {
         p.light = rec.matrices[k];
-        orr_dmat4 m = orr_dmat4_mul(g->proj, g->point ? g->views[k] : g->view);
+        orr_dmat4 m = layer_transform(g, k);
         orri_shadow_clip_planes(&m, g->planes);
         orri_shadow_record_layer(g, sg, s, slot, primary, k, &p);
     }

@@ -1,0 +1,231 @@
+/* Cascaded shadow maps (issue 12 item 2; orrery/shadow.h desc.cascades): the
+ * shared spec's shadow-csm scene (4 cascades, lambda 0.7, stabilised,
+ * shadowMaxZ 200, PCF medium over a 400 m ground) against Babylon.js 9.35's
+ * CascadedShadowGenerator, the shadows' presence, shimmer when the camera
+ * moves by less than a shadow texel (stabilised against not), the same scene
+ * far away under floating origin, and misuse. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <orrery/large_world.h>
+
+#include "harness.h"
+#include "support/test_support.h"
+
+static orr_engine *engine, *engine_fo;
+static orr_shadow_generator *last_gen; /* of the last scene build() made */
+
+static orr_mesh add_box(orr_scene *s, orr_wpos o, orr_dvec3 p, double w, double h, double d, orr_color3 c) {
+    orr_geometry g;
+    if (h > 0)
+        orr_geometry_build_box(&(orr_box_desc){.size = w}, NULL, &g);
+    else
+        orr_geometry_build_ground(&(orr_ground_desc){.width = w, .height = d}, NULL, &g);
+    orr_material m = orr_standard_material_create(
+        s, &(orr_standard_material_desc){.diffuse = {true, c}, .specular = ORR_RGB(0, 0, 0)});
+    orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = m});
+    orr_geometry_free(&g);
+    orr_node_set_world_position(s, orr_mesh_node(mesh), (orr_wpos){o.cell, orr_dvec3_add(o.local, p)});
+    return mesh;
+}
+
+typedef struct csm_opts {
+    uint32_t cascades; /* 0: no generator */
+    bool stabilize;
+    orr_dvec3 camera_shift; /* added to the camera position and target */
+    orr_dvec3 target_shift; /* added to the target only (turns the camera) */
+    bool anchor_at_scene;   /* the texel grid anchored at the scene's origin, not the world's */
+} csm_opts;
+
+/* The spec's shadow-csm scene with its root nodes at `o`. */
+static orr_scene *build(orr_engine *e, orr_wpos o, csm_opts opt) {
+    orr_scene *s = NULL;
+    if (orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1)}, &s) != ORR_OK) return NULL;
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
+                                          .direction = {0, 1, 0},
+                                          .intensity = ORR_F64(0.25),
+                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_dvec3 pos = orr_dvec3_add((orr_dvec3){0, 4, 12}, opt.camera_shift);
+    orr_dvec3 at = orr_dvec3_add(orr_dvec3_add((orr_dvec3){0, 0, -60}, opt.camera_shift), opt.target_shift);
+    orr_camera cam = orr_camera_create_free(s, &(orr_free_camera_desc){.position = orr_dvec3_add(o.local, pos),
+                                                                       .target = {true, orr_dvec3_add(o.local, at)},
+                                                                       .fov = 0.8,
+                                                                       .near = 0.5,
+                                                                       .far = 250});
+    orr_node_set_cell(s, orr_camera_node(cam), o.cell);
+    orr_mesh ground = add_box(s, o, (orr_dvec3){0, 0, -180}, 30, 0, 400, (orr_color3){0.85, 0.85, 0.85});
+    orr_shadow_set_receiver(s, ground, true);
+    orr_mesh boxes[26];
+    for (int r = 0; r < 13; r++)
+        for (int k = 0; k < 2; k++) {
+            orr_mesh b = add_box(s, o, (orr_dvec3){k ? 4 : -4, 1, -15.0 * r}, 2, 2, 2, (orr_color3){0.9, 0.35, 0.25});
+            orr_shadow_set_receiver(s, b, true);
+            boxes[2 * r + k] = b;
+        }
+    orr_light sun = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                                          .direction = {-1, -1.5, -0.5},
+                                                          .intensity = ORR_F64(0.9),
+                                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_node_set_world_position(s, orr_light_node(sun),
+                                (orr_wpos){o.cell, orr_dvec3_add(o.local, (orr_dvec3){20, 30, 10})});
+    if (!opt.cascades) return s;
+    orr_shadow_generator *g = NULL;
+    orr_shadow_desc d = {.map_size = 1024,
+                         .filter = ORR_SHADOW_FILTER_PCF,
+                         .quality = ORR_SHADOW_QUALITY_MEDIUM,
+                         .cascades = opt.cascades,
+                         .cascade_lambda = ORR_F64(0.7),
+                         .stabilize_cascades = opt.stabilize ? ORR_ON : ORR_OFF,
+                         .shadow_max_z = ORR_F64(200),
+                         .cascade_snap_anchor = opt.anchor_at_scene ? o : (orr_wpos){{0, 0, 0}, {0, 0, 0}}};
+    if (orr_shadow_generator_create(s, sun, &d, &g) != ORR_OK) {
+        orr_scene_destroy(s);
+        return NULL;
+    }
+    for (int i = 0; i < 26; i++) orr_shadow_add_caster(g, boxes[i]);
+    last_gen = g;
+    return s;
+}
+
+static bool shot(orr_engine *e, orr_wpos o, csm_opts opt, const char *name, orr_image8 *out) {
+    orr_scene *s = build(e, o, opt);
+    bool ok = s && orr_test_render(e, s, 3, out);
+    if (ok && name) orr_test_save_png(orr_test_out_path(name), out);
+    orr_scene_destroy(s);
+    return ok;
+}
+
+static const orr_wpos AT0 = {{0, 0, 0}, {0, 0, 0}};
+
+TEST(csm_parity_and_presence) {
+    orr_image8 with, without, ref;
+    REQUIRE(shot(engine, AT0, (csm_opts){4, true, {0, 0, 0}}, "shadow-csm.png", &with));
+    REQUIRE(shot(engine, AT0, (csm_opts){0, false, {0, 0, 0}}, "shadow-csm-none.png", &without));
+    orr_diff p = orr_test_compare(&with, &without);
+    printf("shadow-csm vs no generator: MAD %.4f\n", p.mad);
+    CHECK(p.mad > 1.0); /* shadows along the whole ground */
+    const char *file = ORR_RIGHT_HANDED ? "parity/shadow-csm-rh.png" : "parity/shadow-csm.png";
+    REQUIRE(orr_test_load_png(orr_test_data_path(file), &ref));
+    orr_diff d = orr_test_compare(&with, &ref);
+    printf("parity %s MAD %.4f (threshold 0.25) max %d within1 %.2f%% within3 %.2f%%\n", file, d.mad, d.max,
+           100 * d.within1, 100 * d.within3);
+    CHECK(d.mad <= 0.25);
+    orr_test_image_free(&ref);
+    orr_test_image_free(&with);
+    orr_test_image_free(&without);
+}
+
+/* Shimmer, measured on what the renderer used: cascade 0's light transform
+ * (orr_shadow_generator_get_matrices, absolute) after rendering two poses of
+ * the camera 1 cm and 0.04° apart (both snap the grid's translation to whole
+ * texels, as Babylon.js; unstabilised cascades re-fit their size to the
+ * turned frustum, stabilised ones keep a sphere's). Fixed world points must land a whole number of
+ * shadow texels apart (the grid stays put in the world) when the cascades are
+ * stabilised, and not when they re-fit to the frustum (the control). The
+ * matrix-level sweep over many steps is test_cascade_shimmer. */
+static double grid_drift(bool stabilise) {
+    orr_dvec3 step = {0.01, 0, -0.01}, turn = {0.05, 0.02, 0}; /* 1 cm, and a 0.04° turn */
+    orr_dmat4 t[2];
+    for (int k = 0; k < 2; k++) {
+        orr_dvec3 z = {0, 0, 0};
+        orr_scene *s = build(engine, AT0, (csm_opts){4, stabilise, k ? step : z, k ? turn : z});
+        orr_image8 img;
+        if (!s || !orr_test_render(engine, s, 1, &img)) return -1;
+        orr_test_image_free(&img);
+        t[k] = orr_shadow_generator_get_matrices(last_gen).transform;
+        orr_scene_destroy(s);
+    }
+    double worst = 0;
+    orr_dvec3 pts[] = {{0, 0, 0}, {-4, 1, -15}, {4, 0, -7}, {2, 2, 3}};
+    for (int i = 0; i < 4; i++) {
+        orr_dvec4 a = orr_dmat4_transform_vec4(t[0], (orr_dvec4){pts[i].x, pts[i].y, pts[i].z, 1});
+        orr_dvec4 b = orr_dmat4_transform_vec4(t[1], (orr_dvec4){pts[i].x, pts[i].y, pts[i].z, 1});
+        for (int c = 0; c < 2; c++) { /* clip x, y (orthographic: w = 1) → texels of a 1024 map */
+            double d = ((c ? b.y : b.x) - (c ? a.y : a.x)) * 0.5 * 1024;
+            worst = fmax(worst, fabs(d - round(d)));
+        }
+    }
+    return worst;
+}
+
+TEST(csm_shimmer_stabilised) {
+    double st = grid_drift(true), un = grid_drift(false);
+    printf("1 cm + 0.04° camera step, cascade 0 texel grid drift (fraction of a texel): stabilised %.2e, unstabilised "
+           "%.3f\n",
+           st, un);
+    REQUIRE(st >= 0 && un >= 0);
+    CHECK(st < 1e-3);
+    CHECK(un > 1e-2);
+}
+
+TEST(csm_far_from_the_origin) {
+    static const orr_wpos AT7 = {{0, 0, 0}, {1e7, 0, 1e7}};
+    static const orr_wpos AT12 = {{953674, 0, 953674}, {0, 0, 0}};
+    orr_wpos at[3] = {AT0, AT7, AT12};
+    const char *names[2][3] = {
+        {"shadow-csm-fo-0.png", "shadow-csm-fo-1e7.png", "shadow-csm-fo-1e12.png"},
+        {"shadow-csm-fo-world-0.png", "shadow-csm-fo-world-1e7.png", "shadow-csm-fo-world-1e12.png"}};
+    double mad[2][2];
+    for (int world = 0; world < 2; world++) {
+        orr_image8 img[3];
+        for (int i = 0; i < 3; i++) {
+            csm_opts o = {4, true, {0, 0, 0}, {0, 0, 0}, world == 0};
+            REQUIRE(shot(engine_fo, at[i], o, names[world][i], &img[i]));
+        }
+        mad[world][0] = orr_test_compare(&img[0], &img[1]).mad, mad[world][1] = orr_test_compare(&img[0], &img[2]).mad;
+        for (int i = 0; i < 3; i++) orr_test_image_free(&img[i]);
+    }
+    /* Anchored at the scene: the same image anywhere. Anchored at the world
+     * origin (Babylon.js's default; its own 5e6 m render differs from its
+     * origin one by MAD 0.41): the grid's phase differs, nothing else. */
+    printf("csm, grid anchored at the scene: origin vs 1e7 m MAD %.4f, vs 1e12 m (cells) %.4f (threshold 0.01)\n",
+           mad[0][0], mad[0][1]);
+    printf("csm, grid anchored at the world origin: vs 1e7 m MAD %.4f, vs 1e12 m %.4f (threshold 0.6)\n", mad[1][0],
+           mad[1][1]);
+    CHECK(mad[0][0] <= 0.01 && mad[0][1] <= 0.01);
+    CHECK(mad[1][0] <= 0.6 && mad[1][1] <= 0.6);
+    if (ORR_RIGHT_HANDED) return; /* Babylon.js's far render is left-handed only */
+    orr_image8 far, ref; /* Babylon.js with useLargeWorldRendering at (5e6, 0, 5e6), grid at the world origin */
+    REQUIRE(shot(engine_fo, (orr_wpos){{0, 0, 0}, {5e6, 0, 5e6}}, (csm_opts){4, true}, "shadow-csm-far.png", &far));
+    REQUIRE(orr_test_load_png(orr_test_data_path("parity/shadow-csm-far.png"), &ref));
+    orr_diff d = orr_test_compare(&far, &ref);
+    printf("parity parity/shadow-csm-far.png MAD %.4f (threshold 0.25) max %d\n", d.mad, d.max);
+    CHECK(d.mad <= 0.25);
+    orr_test_image_free(&far);
+    orr_test_image_free(&ref);
+}
+
+TEST(csm_misuse) {
+    orr_scene *s = build(engine, AT0, (csm_opts){0, false, {0, 0, 0}});
+    REQUIRE(s);
+    orr_light spot = orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_SPOT, .direction = {0, -1, 0}, .angle = 1, .label = "spot"});
+    orr_light sun = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, -1, 0}});
+    orr_shadow_generator *g = NULL;
+    CHECK(orr_shadow_generator_create(s, spot, &(orr_shadow_desc){.cascades = 4}, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 2, .filter = ORR_SHADOW_FILTER_ESM}, &g) ==
+          ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 5}, &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 3, .cascade_lambda = ORR_F64(2)}, &g) ==
+          ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(g == NULL);
+    CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 3}, &g) == ORR_OK);
+    CHECK(g != NULL);
+    orr_scene_destroy(s);
+}
+
+int main(int argc, char **argv) {
+    orr_test_fail_on_validation();
+    orr_test_mirror_disabled = true; /* compared with Babylon's own right-handed render, built as is */
+    orr_engine_desc d = {.width = 640, .height = 480, .msaa = 4, .validation = ORR_VALIDATION_ON};
+    orr_test_validation_hook(&d);
+    if (orr_engine_create(&d, &engine) != ORR_OK) return 1;
+    d.floating_origin = &orr_floating_origin;
+    if (orr_engine_create(&d, &engine_fo) != ORR_OK) return 1;
+    int rc = RUN_TESTS(argc, argv);
+    orr_engine_destroy(engine_fo);
+    orr_engine_destroy(engine);
+    return rc;
+}
