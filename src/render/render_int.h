@@ -194,7 +194,7 @@ typedef struct orri_draw {
 } orri_draw;
 
 typedef struct orri_deform_gpu orri_deform_gpu; /* skin_gpu.c */
-typedef struct orri_crowd_gpu orri_crowd_gpu; /* crowd_gpu.c */
+typedef struct orri_crowd_gpu orri_crowd_gpu;   /* crowd_gpu.c */
 /* The GPU copy of one shared geometry (orri_geometry_share, geometry_gpu.c):
  * uploaded once per scene, reference counted by the mesh records drawing it,
  * its buffers freed through the delete queue when the last one goes. */
