@@ -59,7 +59,7 @@ endif()
 # The orrery_shaderc link line (CMakeLists.txt, docs/decisions.md 4), then the
 # C++ runtime glslang needs, threads and libm.
 set(ORR_PC_LIBS_PRIVATE "-lshaderc_combined -Wl,--start-group -lglslang -lMachineIndependent -lOSDependent \
--lOGLCompiler -lGenericCodeGen -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -Wl,--end-group -lstdc++ -lpthread -lm")
+-lOGLCompiler -lGenericCodeGen -lSPIRV -lSPIRV-Tools-opt -lSPIRV-Tools -Wl,--end-group -lmeshoptimizer -lstdc++ -lpthread -lm")
 foreach(variant orrery orrery-rh)
   set(ORR_PC_NAME ${variant})
   if(variant STREQUAL "orrery-rh")

@@ -17,7 +17,7 @@ target_compile_options(compile_cpp17 PRIVATE ${ORR_STRICT})
 add_test(NAME test_compile_cpp17 COMMAND compile_cpp17)
 
 # ---- static link: a standard-material program links without any shaderc library ------
-set(ORR_STATIC_LIBS Vulkan::Vulkan PkgConfig::STB PkgConfig::CJSON m Threads::Threads)
+set(ORR_STATIC_LIBS Vulkan::Vulkan PkgConfig::STB PkgConfig::CJSON meshoptimizer::meshoptimizer m Threads::Threads)
 add_executable(static_link_std ${CMAKE_CURRENT_SOURCE_DIR}/link/static_std.c)
 add_dependencies(static_link_std orrery_static)
 target_include_directories(static_link_std PRIVATE ${CMAKE_SOURCE_DIR}/include)
@@ -36,7 +36,7 @@ set(ORR_LINK_FLAGS "")
 if(ORR_SANITIZE)
   set(ORR_LINK_FLAGS "-fsanitize=address,undefined")
 endif()
-string(JOIN "|" ORR_LINK_LIBS ${Vulkan_LIBRARIES} ${STB_LINK_LIBRARIES} ${CJSON_LINK_LIBRARIES} -lm -lpthread)
+string(JOIN "|" ORR_LINK_LIBS ${Vulkan_LIBRARIES} ${STB_LINK_LIBRARIES} ${CJSON_LINK_LIBRARIES} -lmeshoptimizer -lm -lpthread)
 add_test(NAME test_static_link_shader_fails
   COMMAND ${CMAKE_COMMAND} -DCC=${CMAKE_C_COMPILER} -DINC=${CMAKE_SOURCE_DIR}/include
           -DLIB=$<TARGET_FILE:orrery_static> "-DLIBS=${ORR_LINK_LIBS}" "-DFLAGS=${ORR_LINK_FLAGS}"

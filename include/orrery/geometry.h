@@ -77,6 +77,60 @@ orr_dbox orr_geometry_bounds(const orr_geometry *g);
 /* Checks indices < vertex_count and index_count % 3 == 0. */
 orr_result orr_geometry_validate(const orr_geometry *g);
 
+/* ---- vertex order and LOD chains (meshoptimizer; docs/decisions.md 56) ------------- */
+/* Reorders triangles for the post-transform vertex cache and vertices for
+ * fetch locality, in place, every stream alike (morph targets and skins
+ * included). vertex_count is kept: vertices no triangle uses move to the
+ * end. ORR_OPTIMIZE_KEEP_TRIANGLE_ORDER keeps the triangle order (only the
+ * vertices move), for alpha-blended meshes whose draw order is their look.
+ * orr_mesh_create does this to its own copy of every geometry (decision 56). */
+enum { ORR_OPTIMIZE_KEEP_TRIANGLE_ORDER = 1u << 0 };
+orr_result orr_geometry_optimize(orr_geometry *g, uint32_t flags);
+
+/* A level-of-detail chain: level 0 is the source (optimised), each next level
+ * is simplified from it (meshopt_simplify) to about `ratio` of the previous
+ * level's triangles while its geometric error stays within `max_error`; the
+ * chain stops early when the bound allows no further real reduction (each
+ * level must drop at least a tenth of the triangles).
+ *
+ *     orr_lod_chain chain;
+ *     if (orr_geometry_build_lod_chain(&geometry, &(orr_lod_chain_desc){.max_error = 0.01}, &chain) == ORR_OK) {
+ *         for (uint32_t i = 0; i < chain.level_count; i++) ... chain.levels[i], chain.error[i] ...
+ *         orr_lod_chain_free(&chain);
+ *     }
+ *
+ * error[i] is level i's measured deviation from the source surface in the
+ * geometry's own units (error[0] = 0): the largest distance from the
+ * source's triangle corners and centroids to the level's surface and from
+ * the level's to the source's. A level is kept only when it is within the
+ * bound (decision 56). orr_lod_select turns errors into a level per distance. */
+#define ORR_LOD_MAX_LEVELS 8u
+typedef struct orr_lod_chain_desc {
+    uint32_t levels;  /* levels including the source, 1 .. 8; 0: 8 */
+    double ratio;     /* triangle ratio between consecutive levels, (0, 1); 0: 0.5 */
+    double max_error; /* error bound of every level, as a fraction of the mesh's largest extent, (0, 1]; 0: 0.02 */
+    const orr_allocator *allocator; /* of the levels' arrays; NULL: the C library */
+} orr_lod_chain_desc;
+typedef struct orr_lod_chain {
+    uint32_t level_count;
+    orr_geometry levels[ORR_LOD_MAX_LEVELS];
+    double error[ORR_LOD_MAX_LEVELS];       /* absolute, in the geometry's units */
+    uint32_t triangles[ORR_LOD_MAX_LEVELS]; /* per level */
+    double scale;                           /* the mesh's largest extent (what max_error is a fraction of) */
+} orr_lod_chain;
+/* On failure *out is zeroed and holds nothing. */
+orr_result orr_geometry_build_lod_chain(const orr_geometry *geometry, const orr_lod_chain_desc *desc,
+                                        orr_lod_chain *out);
+/* Frees every level and zeroes the chain. Safe on a zeroed chain. */
+void orr_lod_chain_free(orr_lod_chain *chain);
+/* The coarsest level whose projected error errors[i] · pixels_per_radian /
+ * distance is at most max_pixel_error pixels (0 when none, or distance <= 0).
+ * The GPU selects with the same rule (decision 56); this is its reference. */
+uint32_t orr_lod_select(const double *errors, uint32_t count, double distance, double pixels_per_radian,
+                        double max_pixel_error);
+/* Pixels per radian at the centre of a perspective view: height / (2 tan(fov_y / 2)). */
+double orr_lod_pixels_per_radian(double fov_y, uint32_t viewport_height);
+
 /* Babylon.js MeshBuilder.CreateBox: 24 vertices, 36 indices, per-face normals.
  * size (default 1) is overridden per axis by width/height/depth when > 0. */
 typedef struct orr_box_desc {

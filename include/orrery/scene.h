@@ -376,6 +376,11 @@ typedef struct orr_mesh_desc {
     orr_node parent;
     orr_dvec3 position, rotation, scaling; /* as orr_node_desc */
     const char *label;
+    /* The GPU copy of `geometry` is reordered for the vertex cache (decision
+     * 56: triangles and vertices; the picture is the same). True keeps the
+     * triangle order as given (only vertices move); it is kept anyway when
+     * `material` blends at creation, whose look depends on that order. */
+    bool keep_triangle_order;
 } orr_mesh_desc;
 
 orr_mesh orr_mesh_create(orr_scene *scene, const orr_mesh_desc *desc);

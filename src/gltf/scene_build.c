@@ -76,7 +76,12 @@ orr_result orri_gltf_make_shares(orri_gltf_asset *a) {
             if (orr_geometry_validate(geo) != ORR_OK)
                 return orri_gltf_fail(&a->ctx, ORR_ERROR_INVALID_ARGUMENT, "meshes[%u].primitives[%u]: bad indices", m,
                                       k);
-            a->shares[a->prim_base[m] + k] = orri_geometry_share_adopt(a->scene, geo);
+            /* Blended primitives keep the file's triangle order (decision 56). */
+            int32_t mat = doc->meshes[m].prims[k].material;
+            bool blend =
+                mat >= 0 && (uint32_t)mat < doc->material_count && doc->materials[mat].alpha_mode == ORRI_GLTF_BLEND;
+            a->shares[a->prim_base[m] + k] =
+                orri_geometry_share_adopt(a->scene, geo, blend ? ORR_OPTIMIZE_KEEP_TRIANGLE_ORDER : 0);
             if (!a->shares[a->prim_base[m] + k])
                 return orri_gltf_fail(&a->ctx, orr_last_result(), "meshes[%u]: %s", m, orr_last_error());
         }

@@ -27,11 +27,13 @@ static orri_geometry_share *alloc_share(orr_scene *s) {
     return sh;
 }
 
-orri_geometry_share *orri_geometry_share_create(orr_scene *s, const orr_geometry *g) {
+orri_geometry_share *orri_geometry_share_create(orr_scene *s, const orr_geometry *g, uint32_t optimize_flags) {
     orri_geometry_share *sh = alloc_share(s);
     if (!sh) return NULL;
     orr_result r = orr_geometry_copy(g, &s->ctx->allocator, &sh->geometry);
+    if (r == ORR_OK) r = orr_geometry_optimize(&sh->geometry, optimize_flags);
     if (r != ORR_OK) {
+        orr_geometry_free(&sh->geometry);
         orri_free(&s->ctx->allocator, sh);
         orri_fail(s->ctx, r, "geometry: copying the vertex data");
         return NULL;
@@ -40,9 +42,15 @@ orri_geometry_share *orri_geometry_share_create(orr_scene *s, const orr_geometry
     return sh;
 }
 
-orri_geometry_share *orri_geometry_share_adopt(orr_scene *s, orr_geometry *g) {
+orri_geometry_share *orri_geometry_share_adopt(orr_scene *s, orr_geometry *g, uint32_t optimize_flags) {
     orri_geometry_share *sh = alloc_share(s);
     if (!sh) return NULL;
+    orr_result r = orr_geometry_optimize(g, optimize_flags);
+    if (r != ORR_OK) {
+        orri_free(&s->ctx->allocator, sh);
+        orri_fail(s->ctx, r, "geometry: optimising the vertex order");
+        return NULL;
+    }
     sh->geometry = *g; /* its arrays keep their own allocator */
     memset(g, 0, sizeof *g);
     sh->box = orr_geometry_bounds(&sh->geometry);

@@ -3,8 +3,23 @@
  * The GPU copy is made by the renderer on first use (version-gated). */
 #include <string.h>
 
+#include "material/material_int.h"
 #include "scene/scene_int.h"
 #include "scene/thin_int.h"
+
+/* Whether `material` (0: the default, opaque) may blend as created: its
+ * triangles are then drawn in the user's order, so the upload keeps that
+ * order (decision 56). A standard material with a diffuse texture counts as
+ * blending: whether the texture has alpha is the renderer's knowledge, and
+ * the scene module does not see the engine. */
+static bool blends_at_creation(orr_scene *s, orr_material material) {
+    const orri_material *m = material.id ? orri_scene_material(s, material.id) : NULL;
+    if (!m) return false;
+    if (m->kind == ORRI_MATERIAL_SHADER) return m->shader && m->shader->alpha_blend;
+    if (m->kind == ORRI_MATERIAL_PBR) return m->pbr.alpha_mode == ORR_ALPHA_BLEND;
+    if (m->standard.alpha.set && m->standard.alpha.value < 1.0) return true;
+    return m->standard.diffuse_texture.id != 0;
+}
 
 /* The share a desc asks for: `share_geometry`'s (a reference taken) or a
  * new copy of `geometry`. NULL after a misuse report or failure. */
@@ -29,7 +44,8 @@ static orri_geometry_share *share_of(orr_scene *s, const orr_mesh_desc *desc) {
         orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "orr_mesh_create: geometry is empty or has indices out of range");
         return NULL;
     }
-    return orri_geometry_share_create(s, desc->geometry);
+    bool keep = desc->keep_triangle_order || blends_at_creation(s, desc->material);
+    return orri_geometry_share_create(s, desc->geometry, keep ? ORR_OPTIMIZE_KEEP_TRIANGLE_ORDER : 0);
 }
 
 orr_mesh orr_mesh_create(orr_scene *s, const orr_mesh_desc *desc) {

@@ -65,9 +65,12 @@ typedef struct orri_geometry_share {
     orr_dbox box;
 } orri_geometry_share;
 
-orri_geometry_share *orri_geometry_share_create(orr_scene *s, const orr_geometry *g); /* NULL + error on failure */
+/* Both optimise the vertex order of the share's copy (orr_geometry_optimize,
+ * decision 56) with `optimize_flags` (ORR_OPTIMIZE_KEEP_TRIANGLE_ORDER for
+ * blended meshes). NULL + error on failure. */
+orri_geometry_share *orri_geometry_share_create(orr_scene *s, const orr_geometry *g, uint32_t optimize_flags);
 /* Takes `g`'s arrays (validated by the caller; *g zeroed) with no copy. */
-orri_geometry_share *orri_geometry_share_adopt(orr_scene *s, orr_geometry *g);
+orri_geometry_share *orri_geometry_share_adopt(orr_scene *s, orr_geometry *g, uint32_t optimize_flags);
 void orri_geometry_share_retain(orri_geometry_share *sh);
 void orri_geometry_share_release(orr_scene *s, orri_geometry_share *sh);
 
