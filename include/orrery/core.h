@@ -75,11 +75,12 @@ typedef struct orr_opt_bool {
 double orr_opt_f64_or(orr_opt_f64 o, double fallback);
 bool orr_opt_bool_or(orr_opt_bool o, bool fallback);
 
-/* Progress of a long call (orr_texture_prefilter): called between steps
+/* Progress of a long call (orr_texture_prefilter and a texture load's
+ * .prefilter, orr_gltf_load_file / _memory): called between steps
  * of the work with the fraction done, increasing from 0 to exactly 1 (the
  * last call, once the work is complete). Return true to go on; false cancels
- * the call, which then returns ORR_ERROR_CANCELLED and leaves nothing
- * behind. `user` is passed back unchanged. */
+ * the call, which then returns ORR_ERROR_CANCELLED (its message says
+ * "cancelled") and leaves nothing behind. `user` is passed back unchanged. */
 typedef bool (*orr_progress_fn)(double fraction, void *user);
 
 /* Lifetimes and errors — the contract of every call.

@@ -59,7 +59,8 @@
  * Errors: ORR_ERROR_MALFORMED (does not parse, out-of-range index or byte
  * range, cycle ...), ORR_ERROR_UNSUPPORTED (a required extension or a form
  * Orrery does not read), ORR_ERROR_LIMIT_REACHED (counts over the limits,
- * or the decode budget desc.max_bytes), ORR_ERROR_IO, out of memory. The
+ * or the decode budget desc.max_bytes), ORR_ERROR_IO, ORR_ERROR_CANCELLED
+ * (desc.progress returned false), out of memory. The
  * message names the file, the JSON path (`meshes[0].primitives[1]
  * .attributes.POSITION`) and the byte offset where it matters. Nothing is
  * left in the scene on failure and *out is NULL.
@@ -95,6 +96,15 @@ typedef struct orr_gltf_desc {
     orr_opt_bool cameras;              /* create the file's cameras; default on */
     orr_opt_bool lights;               /* create the file's lights; default on */
     orr_opt_bool play_first_animation; /* play (loop) the first animation group; default on */
+    /* Progress of the load (orrery/core.h orr_progress_fn), from the calling
+     * thread: 0 first, then increasing after the buffers, each image
+     * decoded, each mesh parsed, each material made (its textures uploaded)
+     * and the geometry shared, exactly 1 last when the model is in the scene
+     * (that call's result is ignored). Returning false before that cancels:
+     * ORR_ERROR_CANCELLED, *out NULL, nothing left in the scene or engine.
+     * May be NULL. */
+    orr_progress_fn progress;
+    void *progress_user;
 } orr_gltf_desc;
 
 /* Loads `path` (.gltf or .glb, told by its first bytes) into `scene`.

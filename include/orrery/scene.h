@@ -325,6 +325,25 @@ uint64_t orr_camera_get_version(orr_scene *scene, orr_camera camera);
  * Moving a camera to its own scene changes nothing and returns `camera`. */
 orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene *dst);
 
+/* ---- framing ------------------------------------------------------------------------ */
+/* Babylon.js scene.getWorldExtends: the union of the meshes' world boxes
+ * (a mesh whose thin instances have world bounds enabled counts with the box
+ * of its instances; meshes in integer cells in absolute float64 metres),
+ * the visible meshes only or every mesh. An empty box (orr_dbox_is_empty)
+ * when there is no mesh with vertices. */
+orr_dbox orr_scene_get_world_extends(orr_scene *scene, bool visible_only);
+/* The arc-rotate camera Babylon.js's createDefaultCamera(true) (and so
+ * createDefaultCameraOrLight) makes for what the scene holds now: target the
+ * centre of the visible meshes' extends, alpha −π/2, beta π/2, radius 1.5 ×
+ * the extends' diagonal (1 at the origin for an empty scene), lower radius
+ * limit, near radius × 0.01, far radius × 1000, label "default camera". A
+ * program may change fields (alpha for a turntable) before creating it. */
+orr_arc_rotate_desc orr_camera_default_desc(orr_scene *scene);
+/* Creates that camera and makes it the active one (0 on misuse, as
+ * orr_camera_create_arc_rotate). Babylon.js's default light is
+ * orr_light_create with ORR_LIGHT_HEMISPHERIC and direction (0, 1, 0). */
+orr_camera orr_camera_create_default(orr_scene *scene);
+
 /* ---- lights ------------------------------------------------------------------------ */
 typedef enum orr_light_type {
     ORR_LIGHT_HEMISPHERIC = 0,

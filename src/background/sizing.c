@@ -3,10 +3,7 @@
  * seeds/004 "Scene Size Computation"). CPU only.
  *
  * The scene box is Babylon's scene.getWorldExtends over every mesh (visible
- * or not, as Babylon): each mesh's world box, or, when its thin instances have
- * world bounds enabled, the box of its instances (Babylon's bounding info
- * after thinInstanceRefreshBoundingInfo). Boxes of meshes in integer cells
- * are moved to absolute float64 metres first.
+ * or not, as Babylon): orr_scene_get_world_extends (src/scene/framing.c).
  */
 #include <math.h>
 
@@ -37,29 +34,9 @@ orr_environment_desc orr_environment_desc_defaults(const orr_environment_desc *d
     return orri_environment_resolve(desc);
 }
 
-static orr_dbox offset_box(orr_dbox b, orr_cell3 cell) {
-    orr_dvec3 o = orr_cell3_diff_metres(cell, (orr_cell3){0, 0, 0});
-    return (orr_dbox){orr_dvec3_add(b.min, o), orr_dvec3_add(b.max, o)};
-}
-
-/* Union of the world boxes of the scene's meshes; empty when there is none. */
-static orr_dbox scene_box(orr_scene *s) {
-    orr_dbox box = orr_dbox_empty();
-    for (orri_node_iter it = orri_scene_nodes(s, ORRI_NODE_MESH); orri_node_next(&it);) {
-        orri_node *n = it.node;
-        if (orri_node_mesh(n)->geometry.vertex_count == 0) continue;
-        orr_mesh m = {it.id};
-        orri_thin_instances *t = orri_thin_of(n);
-        orr_dbox b = t && t->world_bounds ? orr_instances_query_world_box(s, m) : orr_mesh_get_world_box(s, m);
-        if (orr_dbox_is_empty(b)) continue;
-        box = orr_dbox_union(box, offset_box(b, orri_node_cell(s, n)));
-    }
-    return box;
-}
-
 orr_environment_sizes orri_environment_sizes(orr_scene *s, const orr_environment_desc *d) {
     orr_environment_sizes z = {d->ground_size, d->skybox_size, d->root_position};
-    orr_dbox box = scene_box(s);
+    orr_dbox box = orr_scene_get_world_extends(s, false);
     if (orr_dbox_is_empty(box) || !d->size_auto.value) return z; /* Babylon: only the helper's root mesh */
     orri_node *cam = orri_scene_active_camera(s);
     const orri_camera *c = cam ? orri_node_camera(cam) : NULL;

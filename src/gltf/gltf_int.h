@@ -43,12 +43,15 @@ typedef struct orri_gltf_ctx {
     orr_logger logger;       /* may be zero */
     char *error;
     size_t error_size;
-    const char *label;    /* the file, in messages */
-    const char *base_dir; /* folder of external URIs; NULL: external URIs refused */
-    size_t max_bytes;     /* budget of all decoded data (buffers, vertices, images) */
-    size_t used;          /* bytes charged so far */
-    bool skip_images;     /* do not decode images (tests of the parse layer) */
-    struct orri_ctx *log; /* scene loads: warnings go to the engine's logger; NULL: stderr or the desc's logger */
+    const char *label;        /* the file, in messages */
+    const char *base_dir;     /* folder of external URIs; NULL: external URIs refused */
+    size_t max_bytes;         /* budget of all decoded data (buffers, vertices, images) */
+    size_t used;              /* bytes charged so far */
+    bool skip_images;         /* do not decode images (tests of the parse layer) */
+    struct orri_ctx *log;     /* scene loads: warnings go to the engine's logger; NULL: stderr or the desc's logger */
+    orr_progress_fn progress; /* scene loads: desc.progress (NULL: none) */
+    void *progress_user;
+    double progress_last; /* the last fraction reported; < 0 before the first */
 } orri_gltf_ctx;
 
 typedef struct orri_gltf_buffer {
@@ -207,6 +210,12 @@ typedef struct orri_gltf_doc {
 
 /* ---- parse_ctx.c: errors, memory, JSON helpers ---- */
 orr_result orri_gltf_fail(orri_gltf_ctx *c, orr_result r, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reports `fraction` of a scene load to the progress callback when it is
+ * more than the last one reported (so the calls increase strictly; 1 is the
+ * last, its result ignored). The callback returning false fails the load
+ * with ORR_ERROR_CANCELLED (the caller's failure path then frees what was
+ * made). No callback: ORR_OK. */
+orr_result orri_gltf_progress(orri_gltf_ctx *c, double fraction);
 void orri_gltf_warn(orri_gltf_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Zeroed memory charged to the budget; NULL (with a message naming `what`) when over it or out of memory. */
 void *orri_gltf_alloc(orri_gltf_ctx *c, size_t count, size_t size, const char *what);

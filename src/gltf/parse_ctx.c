@@ -18,7 +18,8 @@ void orri_gltf_ctx_init(orri_gltf_ctx *c, const orr_allocator *a, const orr_logg
                          .error_size = error_size,
                          .label = label ? label : "glTF",
                          .base_dir = base_dir,
-                         .max_bytes = max_bytes ? max_bytes : ORRI_GLTF_DEFAULT_MAX_BYTES};
+                         .max_bytes = max_bytes ? max_bytes : ORRI_GLTF_DEFAULT_MAX_BYTES,
+                         .progress_last = -1};
     if (l) c->logger = *l;
     if (error && error_size) error[0] = 0;
 }
@@ -48,6 +49,17 @@ orr_result orri_gltf_fail(orri_gltf_ctx *c, orr_result r, const char *fmt, ...) 
     va_end(ap);
     emit(c, ORR_LOG_ERROR, r, msg);
     return r;
+}
+
+orr_result orri_gltf_progress(orri_gltf_ctx *c, double fraction) {
+    if (!c->progress || !(fraction > c->progress_last)) return ORR_OK;
+    c->progress_last = fraction;
+    if (fraction >= 1) {
+        c->progress(1.0, c->progress_user); /* complete: the result is ignored */
+        return ORR_OK;
+    }
+    if (c->progress(fraction, c->progress_user)) return ORR_OK;
+    return orri_gltf_fail(c, ORR_ERROR_CANCELLED, "load cancelled by the progress callback at %.0f %%", 100 * fraction);
 }
 
 void orri_gltf_warn(orri_gltf_ctx *c, const char *fmt, ...) {

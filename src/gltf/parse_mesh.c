@@ -56,6 +56,7 @@ orr_result orri_gltf_parse_meshes(orri_gltf_ctx *c, const cJSON *root, orri_gltf
     uint32_t i = 0;
     for (const cJSON *m = n ? orri_json_member(root, "meshes")->child : NULL; m; m = m->next, i++) {
         orr_result r = parse_mesh(c, m, i, doc);
+        if (r == ORR_OK) r = orri_gltf_progress(c, 0.5 + 0.2 * (i + 1) / (double)n); /* 50 % to 70 % */
         if (r != ORR_OK) return r;
     }
     return ORR_OK;

@@ -72,11 +72,14 @@ static orr_result load(orr_scene *scene, const uint8_t *data, size_t size, const
     orri_gltf_ctx_init(&a->ctx, NULL, NULL, desc->error_buffer, desc->error_buffer_size, label, base_dir,
                        desc->max_bytes);
     a->ctx.log = scene->ctx; /* warnings (skipped primitives, cameras ...) go to the engine's logger */
+    a->ctx.progress = desc->progress, a->ctx.progress_user = desc->progress_user;
     a->scene = scene;
     a->refs = 1;
-    orr_result r = orri_gltf_parse(&a->ctx, data, size, &a->doc);
+    orr_result r = orri_gltf_progress(&a->ctx, 0);
+    if (r == ORR_OK) r = orri_gltf_parse(&a->ctx, data, size, &a->doc);
     if (r == ORR_OK) r = orri_gltf_make_materials(a);
     if (r == ORR_OK) r = orri_gltf_make_shares(a); /* the primitives' vertex data, moved: no copy */
+    if (r == ORR_OK) r = orri_gltf_progress(&a->ctx, 0.95);
     for (uint32_t i = 0; r == ORR_OK && i < a->doc.image_count; i++)
         orr_image_free(&a->doc.images[i].image); /* on the GPU now: copies share the textures */
     if (r == ORR_OK)
@@ -85,6 +88,8 @@ static orr_result load(orr_scene *scene, const uint8_t *data, size_t size, const
                                  .with_lights = !desc->lights.set || desc->lights.value,
                                  .play_first = !desc->play_first_animation.set || desc->play_first_animation.value},
                      out);
+    if (r == ORR_OK) orri_gltf_progress(&a->ctx, 1); /* complete */
+    a->ctx.progress = NULL;
     a->ctx.base_dir = NULL, a->ctx.error = NULL, a->ctx.error_size = 0;
     a->ctx.label = "glTF";
     asset_release(a); /* the copy holds it now, or nothing does */

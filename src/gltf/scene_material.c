@@ -81,7 +81,8 @@ orr_result orri_gltf_make_materials(orri_gltf_asset *a) {
         !(a->materials = orri_gltf_alloc(&a->ctx, doc->material_count, sizeof(orr_material), "materials")))
         return orr_last_result();
     for (uint32_t i = 0; i < doc->material_count; i++) {
-        orr_result r = make_material(a, i);
+        orr_result r = make_material(a, i); /* its textures' uploads and mips */
+        if (r == ORR_OK) r = orri_gltf_progress(&a->ctx, 0.7 + 0.2 * (i + 1) / doc->material_count); /* to 90 % */
         if (r != ORR_OK) return r;
     }
     return ORR_OK;

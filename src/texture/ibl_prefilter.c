@@ -267,6 +267,9 @@ orr_result orri_texture_prefilter(orr_engine *e, orr_texture source, const orr_p
         if (r != ORR_OK) orri_texture_entry_free(e, id, false); /* every step has completed: nothing uses it */
     }
     if (chain.id) orri_texture_entry_free(e, chain.id, false);
+    if (r == ORR_ERROR_CANCELLED)
+        return orri_fail(orri_engine_textures(e)->ctx, r, "prefilter '%s': cancelled by the progress callback",
+                         d.label);
     if (r != ORR_OK) return r;
     t = orri_texture_get(e, (orr_texture){id});
     t->sh = orri_texture_get(e, source)->sh;

@@ -2,8 +2,9 @@
  * builds, no rendering: copies sharing materials (orr_gltf_instantiate),
  * nodes by index and name, EXT_mesh_gpu_instancing thin instances with
  * world bounds, a glTF camera looking down its node's −Z, a
- * KHR_lights_punctual spot light with Babylon.js's conventions, and a
- * failed load that leaves nothing and names the file. */
+ * KHR_lights_punctual spot light with Babylon.js's conventions, a
+ * failed load that leaves nothing and names the file, and the load's progress
+ * callback (monotonic; cancelling at any call leaves nothing). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -13,6 +14,8 @@
 #include <orrery/gltf.h>
 
 #include "gltf/gltf_scene.h"
+#include "scene/scene_int.h"
+#include "texture/texture_int.h" /* live textures: nothing left after a cancelled load */
 
 static orr_engine *engine;
 
@@ -124,6 +127,60 @@ TEST(failed_load_leaves_nothing) {
                              &(orr_gltf_desc){.error_buffer = err, .error_buffer_size = sizeof err},
                              &g) == ORR_ERROR_IO);
     CHECK(g == NULL && strstr(err, "/nonexistent/x.glb") != NULL);
+    orr_scene_destroy(s);
+}
+
+typedef struct progress_log {
+    double f[64];
+    int n, cancel_at; /* the cancel_at-th call (1-based) returns false */
+} progress_log;
+
+static bool on_progress(double fraction, void *user) {
+    progress_log *p = user;
+    if (p->n < 64) p->f[p->n] = fraction;
+    return ++p->n != p->cancel_at;
+}
+
+/* WaterBottle (4 images, 1 mesh, 1 material): 0 first, strictly increasing,
+ * 1 last; then a cancel at every call but the last returns CANCELLED with
+ * a message, *out NULL, and leaves the scene's nodes and materials and the
+ * engine's textures as they were. Cancelling at the last call (1) is too
+ * late: the model is complete. */
+TEST(load_progress_is_monotonic_and_cancel_leaves_nothing) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, NULL, &s) == ORR_OK);
+    const char *path = orr_test_asset_path("gltf/WaterBottle/WaterBottle.gltf");
+    progress_log log = {.cancel_at = -1};
+    orr_gltf_desc d = {.progress = on_progress, .progress_user = &log};
+    orr_gltf *g = NULL;
+    REQUIRE(orr_gltf_load_file(s, path, &d, &g) == ORR_OK && g);
+    printf("  %d progress calls:", log.n);
+    for (int i = 0; i < log.n; i++) printf(" %.3f", log.f[i]);
+    printf("\n");
+    CHECK(log.n >= 8); /* 0, buffers, 4 images, the mesh, the material, shared geometry, 1 */
+    CHECK(log.f[0] == 0.0 && log.f[log.n - 1] == 1.0);
+    for (int i = 1; i < log.n; i++) CHECK(log.f[i] > log.f[i - 1]);
+    orr_gltf_destroy(s, g);
+    int calls = log.n;
+
+    uint32_t nodes = s->nodes.count, materials = s->materials.count;
+    uint32_t textures = orri_engine_textures(engine)->pool.count;
+    char err[256];
+    d.error_buffer = err, d.error_buffer_size = sizeof err;
+    for (int k = 1; k < calls; k++) {
+        log = (progress_log){.cancel_at = k};
+        g = (orr_gltf *)1;
+        CHECK(orr_gltf_load_file(s, path, &d, &g) == ORR_ERROR_CANCELLED);
+        CHECK(g == NULL && log.n == k && strstr(err, "WaterBottle.gltf") && strstr(err, "cancelled"));
+        CHECK(s->nodes.count == nodes && s->materials.count == materials);
+        CHECK(orri_engine_textures(engine)->pool.count == textures);
+    }
+    log = (progress_log){.cancel_at = calls};
+    CHECK(orr_gltf_load_file(s, path, &d, &g) == ORR_OK && g);
+    orr_gltf_destroy(s, g);
+    /* no callback: the same load, nothing called */
+    CHECK(orr_gltf_load_file(s, path, NULL, &g) == ORR_OK && g);
+    orr_gltf_destroy(s, g);
     orr_scene_destroy(s);
 }
 

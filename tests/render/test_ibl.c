@@ -481,6 +481,7 @@ TEST(prefilter_progress_is_monotonic_and_cancel_leaves_nothing) {
         pf = (orr_texture){77};
         CHECK(orr_texture_prefilter(engine, src, &d, &pf) == ORR_ERROR_CANCELLED);
         CHECK(pf.id == 0 && log.n == cancels[k]);
+        CHECK(strstr(orr_engine_last_error(engine), "cancelled by the progress callback") != NULL);
         CHECK(live_entries() == before && orri_engine_textures(engine)->live == live);
     }
     /* cancelling at the last call (1) is too late: the cube is complete */
