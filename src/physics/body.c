@@ -26,7 +26,7 @@ orr_dquat orri_quat_from_ode(const dReal *q) { return (orr_dquat){q[1], q[2], q[
 void orri_quat_to_ode(orr_dquat q, dQuaternion out) { out[0] = q.w, out[1] = q.x, out[2] = q.y, out[3] = q.z; }
 
 /* ODE's capsule and cylinder axis (+Z) onto +Y: −90° about X. */
-static orr_dquat axis_offset(void) { return orr_dquat_from_axis_angle((orr_dvec3){1, 0, 0}, -M_PI / 2); }
+static orr_dquat axis_offset(void) { return orr_dquat_from_axis_angle((orr_dvec3){1, 0, 0}, -1.5707963267948966); }
 static bool needs_offset(orr_shape_type t) { return t == ORR_SHAPE_CAPSULE || t == ORR_SHAPE_CYLINDER; }
 
 orr_dvec3 orri_body_local(const orri_body *b) {
@@ -127,6 +127,8 @@ static bool build_trimesh(orr_physics_world *w, orri_body *b, const orr_geometry
     b->tri_data = dGeomTriMeshDataCreate();
     dGeomTriMeshDataBuildSingle(b->tri_data, b->tri_vertices, 3 * sizeof(float), (int)g->vertex_count, b->tri_indices,
                                 (int)(ni - ni % 3), 3 * sizeof(dTriIndex));
+    /* Convex hulls against meshes need the edge angles (ODE aborts otherwise). */
+    if (!dGeomTriMeshDataPreprocess2(b->tri_data, 1u << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES, NULL)) return false;
     b->geom = dCreateTriMesh(0, b->tri_data, NULL, NULL, NULL);
     return b->geom != NULL;
 }
