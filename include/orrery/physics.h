@@ -21,7 +21,7 @@
  *
  * Contract:
  * - Opt-in: a program that calls no orr_physics_* function links none of
- *   this module and needs no libode (tests/extra.cmake checks the symbols).
+ *   this module and needs no libode (a link test checks the symbols).
  *   A build configured without ODE (ORR_WITH_PHYSICS off, or libode-dev
  *   missing) keeps these functions; orr_physics_create then returns
  *   ORR_ERROR_UNSUPPORTED and names the missing package, and nothing else is
