@@ -70,11 +70,27 @@ static double run(const char *name, int bodies, double spacing, double radius, i
 
 int main(int argc, char **argv) {
     int bodies = 10000, steps = 60;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--bodies")) bodies = atoi(argv[i + 1]);
-        if (!strcmp(argv[i], "--steps")) steps = atoi(argv[i + 1]);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char tail;
+        bool ok = v != NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: %s [--bodies N] [--steps S]\n", argv[0]);
+            return 0;
+        }
+        if (!strcmp(a, "--bodies"))
+            ok = ok && sscanf(v, "%d%c", &bodies, &tail) == 1 && bodies > 0;
+        else if (!strcmp(a, "--steps"))
+            ok = ok && sscanf(v, "%d%c", &steps, &tail) == 1 && steps > 0;
+        else
+            ok = false;
+        if (!ok) {
+            fprintf(stderr, "%s: unknown option or bad value: %s\nusage: %s [--bodies N] [--steps S]\n", argv[0], a,
+                    argv[0]);
+            return 2;
+        }
+        i++;
     }
-    if (bodies < 1 || steps < 1) return 1;
     uint32_t r1, r100, rb;
     double one = run("one region", bodies, 30, 0, steps, &r1);
     double many = run("100 regions", bodies, 1e4, 0, steps, &r100);
