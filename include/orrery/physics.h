@@ -177,6 +177,8 @@ typedef struct orr_body_desc {
 } orr_body_desc;
 
 /* Creates a body, in the region near its position (opening one if none).
+ * A dynamic body stays in its region while it is within reach of the
+ * region's static bodies (a long ground), wherever the 1.2 × radius border is.
  * Returns {0} with a named message for a bad shape (non-positive size, a
  * triangle mesh that is not static, a hull or mesh without geometry, a hull
  * that is not convex), a non-finite value or an invalid node. */
@@ -212,9 +214,9 @@ void *orr_physics_body_get_user(const orr_physics_world *world, orr_body body);
 uint32_t orr_physics_body_get_region(const orr_physics_world *world, orr_body body);
 
 /* ---- the step ------------------------------------------------------------------------ */
-/* One fixed step (substeps, migrations, merges); then bound nodes are set to
- * the new state (alpha 0... the step's end). Refused (ORR_ERROR_INVALID_ARGUMENT)
- * while attached to a rebasing world with no tick open, or from a callback. */
+/* One fixed step (substeps, migrations, merges); alpha becomes 1 and bound
+ * nodes show the new state. Refused (ORR_ERROR_INVALID_ARGUMENT) while
+ * attached to a rebasing world with no tick open, or from a callback. */
 orr_result orr_physics_step(orr_physics_world *world);
 /* Adds `seconds` of real time, runs the fixed steps it completes (at most
  * max_steps_per_advance; the rest is dropped), sets alpha and moves bound

@@ -211,6 +211,8 @@ static bool attach_to_region(orr_physics_world *w, orri_body *b, uint32_t r, orr
     dSpaceAdd(reg->space, b->geom);
     if (b->type == ORR_BODY_STATIC) {
         orri_body_set_local(b, local, rot);
+        double e = orr_dvec3_length(local) + b->bound_radius;
+        if (e > reg->static_extent) reg->static_extent = e;
         reg->bodies++;
         return true;
     }

@@ -37,7 +37,8 @@ orr_joint orr_physics_joint_create(orr_physics_world *w, const orr_joint_desc *d
     if (d.b.id) {
         b = joint_body(w, d.b, true, label);
         if (!b) return (orr_joint){0};
-        if (b->region != a->region) orri_regions_merge_pair(w, a->region, b->region);
+        if (b->region != a->region && orri_regions_merge_pair(w, a->region, b->region) == UINT32_MAX)
+            return (orr_joint){0};
         if (b->type == ORR_BODY_STATIC) b = NULL; /* joined to the world */
     }
     orri_joint *j;

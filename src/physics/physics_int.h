@@ -29,9 +29,10 @@ typedef struct orri_region {
     dSpaceID space;
     dJointGroupID contacts;
     orr_dvec3 gravity;
-    uint32_t bodies; /* members */
-    double extent;   /* centre to farthest member surface, metres (last computed) */
-    bool pinned;     /* holds a jointed body: members do not migrate out */
+    uint32_t bodies;      /* members */
+    double extent;        /* centre to farthest member surface, metres (last computed) */
+    double static_extent; /* the same over static members (kept up to date) */
+    bool pinned;          /* holds a jointed body: members do not migrate out */
 } orri_region;
 
 typedef struct orri_body {

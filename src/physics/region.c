@@ -92,6 +92,20 @@ uint32_t orri_region_for(orr_physics_world *w, orr_wpos p, bool *ok) {
     return i;
 }
 
+/* True when another member of b's region is within the contact margin of
+ * b's bounding sphere: b's new region would merge back at once. */
+static bool touches_neighbour(const orr_physics_world *w, const orri_body *b) {
+    orr_dvec3 p = orri_body_local(b);
+    for (uint32_t s = 0; s < w->bodies.capacity; s++) {
+        if (!w->bodies.live[s]) continue;
+        const orri_body *o = orri_pool_at(&w->bodies, s);
+        if (o == b || o->region != b->region || o->type == ORR_BODY_STATIC) continue;
+        double gap = orr_dvec3_length(orr_dvec3_sub(orri_body_local(o), p)) - o->bound_radius - b->bound_radius;
+        if (gap <= w->desc.contact_margin) return true;
+    }
+    return false;
+}
+
 /* ---- migration ----------------------------------------------------------------------- */
 void orri_regions_migrate(orr_physics_world *w) {
     if (w->desc.single_absolute_region) return;
@@ -100,8 +114,13 @@ void orri_regions_migrate(orr_physics_world *w) {
         if (!w->bodies.live[s]) continue;
         orri_body *b = orri_pool_at(&w->bodies, s);
         if (b->type == ORR_BODY_STATIC || b->joints || w->regions[b->region].pinned) continue;
-        if (orr_dvec3_length(orri_body_local(b)) <= leave) continue;
+        double d = orr_dvec3_length(orri_body_local(b));
+        if (d <= leave) continue;
         uint32_t from = b->region;
+        /* Still within reach of its region's static geometry (a long
+         * ground): leaving would only merge straight back, every step. */
+        if (d - b->bound_radius <= w->regions[from].static_extent + w->desc.contact_margin) continue;
+        if (touches_neighbour(w, b)) continue; /* the same with a dynamic neighbour */
         orr_wpos p = orri_body_wpos(w, b);
         uint32_t to = nearest_region(w, p, w->desc.region_radius, from);
         if (to == UINT32_MAX && !open_region(w, p, &to)) continue; /* no memory: stays, still correct */
@@ -131,11 +150,17 @@ typedef struct saved_joint {
     orr_dvec3 axis;
 } saved_joint;
 
+/* Returns `keep`, or UINT32_MAX (nothing changed) when out of memory. */
 uint32_t orri_regions_merge_pair(orr_physics_world *w, uint32_t keep, uint32_t gone) {
     orri_region *g = &w->regions[gone];
-    saved_joint saved[64];
+    saved_joint one,
+        *saved = w->joints.count > 1 ? orri_alloc(&w->ctx.allocator, sizeof *saved * w->joints.count) : &one;
+    if (!saved) {
+        orri_fail(&w->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "physics '%s': merging two regions", w->label);
+        return UINT32_MAX; /* nothing changed; the regions stay apart */
+    }
     uint32_t nsaved = 0;
-    for (uint32_t i = 0; i < w->joints.capacity && nsaved < 64; i++) {
+    for (uint32_t i = 0; i < w->joints.capacity; i++) {
         if (!w->joints.live[i]) continue;
         orri_joint *j = orri_pool_at(&w->joints, i);
         if (dBodyGetWorld(dJointGetBody(j->joint, 0)) != g->world) continue;
@@ -170,6 +195,7 @@ uint32_t orri_regions_merge_pair(orr_physics_world *w, uint32_t keep, uint32_t g
         }
         if (t == ORR_JOINT_FIXED) dJointSetFixed(j->joint);
     }
+    if (saved != &one) orri_free(&w->ctx.allocator, saved);
     k->pinned = k->pinned || g->pinned;
     orri_region_release(w, gone);
     w->stats.merges++;
@@ -188,7 +214,7 @@ void orri_regions_merge(orr_physics_world *w) {
             /* The larger (more bodies) absorbs the smaller: fewer rebuilds. */
             uint32_t keep = a->bodies >= b->bodies ? i : j, gone = keep == i ? j : i;
             double ek = w->regions[keep].extent, eg = w->regions[gone].extent;
-            orri_regions_merge_pair(w, keep, gone);
+            if (orri_regions_merge_pair(w, keep, gone) == UINT32_MAX) continue;
             w->regions[keep].extent = fmax(ek, d + eg); /* bound; exact on the next pass */
         }
     }
