@@ -152,6 +152,8 @@ typedef struct orr_shape_desc {
     double radius;  /* sphere, capsule, cylinder; 0 → 0.5 */
     double height;  /* capsule (caps included), cylinder; along local +Y; 0 → 2 (capsule), 1 (cylinder) */
     const orr_geometry *geometry; /* hull and mesh: positions (+ indices) in body space, copied */
+    orr_mesh mesh;                /* instead of .geometry: a mesh of the world's scene (a glTF mesh too, from
+                                   * orr_gltf_meshes); its vertices in the mesh's own space (node scaling not applied) */
 } orr_shape_desc;
 
 typedef enum orr_body_type {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "physics/physics_int.h"
+#include "scene/scene_int.h"
 
 orri_body *orri_physics_body(const orr_physics_world *w, orr_body b, const char *fn) {
     if (!w) {
@@ -289,9 +290,18 @@ static bool resolve_shape(orr_physics_world *w, orr_shape_desc *s, orr_body_type
         why = "radius and height must be positive and finite";
     if (!why && s->type == ORR_SHAPE_CAPSULE && s->height < 2 * s->radius)
         why = "capsule height (caps included) is below twice its radius";
-    if (!why && (s->type == ORR_SHAPE_CONVEX_HULL || s->type == ORR_SHAPE_TRIANGLE_MESH) &&
-        (!s->geometry || !s->geometry->positions || s->geometry->vertex_count < 3))
-        why = "hull and triangle-mesh shapes need a geometry with at least 3 vertices";
+    bool from_geometry = s->type == ORR_SHAPE_CONVEX_HULL || s->type == ORR_SHAPE_TRIANGLE_MESH;
+    if (!why && from_geometry && !s->geometry && s->mesh.id) {
+        orri_node *n = w->desc.scene ? orri_node_get_kind(w->desc.scene, s->mesh.id, ORRI_NODE_MESH,
+                                                          "orr_physics_body_create (shape.mesh)")
+                                     : NULL;
+        if (n)
+            s->geometry = &orri_node_mesh(n)->geometry; /* read now, copied by the shape */
+        else
+            why = "shape.mesh is not a mesh of the world's scene (desc.scene)";
+    }
+    if (!why && from_geometry && (!s->geometry || !s->geometry->positions || s->geometry->vertex_count < 3))
+        why = "hull and triangle-mesh shapes need a geometry (or a mesh) with at least 3 vertices";
     if (!why && s->type == ORR_SHAPE_TRIANGLE_MESH && type != ORR_BODY_STATIC)
         why = "a triangle mesh can only be a static body";
     if (!why) return true;
@@ -362,6 +372,7 @@ orr_body orr_physics_body_create(orr_physics_world *w, const orr_body_desc *desc
     b->id = id;
     fill_body(b, &d);
     bool ok = false, shape_ok = build_shape(w, b);
+    b->shape.geometry = NULL; /* copied: the caller's (or the mesh's) arrays are not kept */
     uint32_t r = UINT32_MAX;
     if (shape_ok) {
         dGeomSetData(b->geom, (void *)(uintptr_t)id);

@@ -290,6 +290,27 @@ TEST(bound_nodes_follow_bodies) {
     orr_dquat q = orr_node_get_rotation_quaternion(scene, n), qi = orr_physics_body_get_interpolated_rotation(w, b);
     CHECK(fabs(fabs(q.x * qi.x + q.y * qi.y + q.z * qi.z + q.w * qi.w) - 1) < 1e-9);
     CHECK(fabs(q.y) > 0.1); /* it turned */
+    /* A static triangle mesh from a mesh of the scene (as a glTF mesh would be). */
+    orr_geometry gg;
+    REQUIRE(orr_geometry_build_ground(&(orr_ground_desc){.width = 20, .height = 20, .subdivisions = 2}, NULL, &gg) ==
+            ORR_OK);
+    orr_mesh ground = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &gg, .label = "ground mesh"});
+    orr_geometry_free(&gg);
+    orr_wpos g0 = orr_wpos_add(p0, (orr_dvec3){0, -200, 0});
+    CHECK(orr_physics_body_create(w, &(orr_body_desc){.type = ORR_BODY_STATIC,
+                                                      .shape = {.type = ORR_SHAPE_TRIANGLE_MESH, .mesh = ground},
+                                                      .position = g0})
+              .id != 0);
+    orr_body ball = orr_physics_body_create(
+        w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_SPHERE}, .position = orr_wpos_add(g0, (orr_dvec3){1, 2, 1})});
+    for (int i = 0; i < 120; i++) orr_physics_step(w);
+    CHECK_NEAR(orr_wpos_sub(orr_physics_body_get_position(w, ball), g0).y, 0.5, 0.01);
+    CHECK(orr_physics_body_create(w, &(orr_body_desc){.type = ORR_BODY_STATIC,
+                                                      .shape = {.type = ORR_SHAPE_TRIANGLE_MESH, .mesh = {12345}},
+                                                      .label = "no mesh"})
+              .id == 0);
+    CHECK(strstr(last_log, "no mesh") != NULL);
+    np = orr_node_get_world_position(scene, n);
     orr_physics_body_bind_node(w, b, (orr_node){0});
     orr_physics_advance(w, 5 * dt, NULL);
     CHECK(orr_dvec3_length(orr_wpos_sub(orr_node_get_world_position(scene, n), np)) == 0);
