@@ -15,6 +15,13 @@ list(REMOVE_ITEM ORR_LIB_SOURCES ${ORR_WINDOW_SOURCES})
 if(ORR_WITH_GLFW AND EXISTS ${ORR_WINDOW_SOURCES})
   list(APPEND ORR_LIB_SOURCES ${ORR_WINDOW_SOURCES})
 endif()
+# Physics (orrery/physics.h) on ODE: without it only physics_none.c is built,
+# whose orr_physics_create reports ORR_ERROR_UNSUPPORTED (docs/decisions.md 49).
+file(GLOB ORR_PHYSICS_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/physics/*.c)
+list(REMOVE_ITEM ORR_PHYSICS_SOURCES ${PROJECT_SOURCE_DIR}/src/physics/physics_none.c)
+if(NOT ORR_WITH_PHYSICS)
+  list(REMOVE_ITEM ORR_LIB_SOURCES ${ORR_PHYSICS_SOURCES})
+endif()
 
 # The shared libraries export the public API and nothing else (docs/decisions.md,
 # "The installed package"): the version script keeps orr_* global and makes
@@ -28,6 +35,9 @@ function(orr_add_library_variant name spirv rh)
   if(ORR_WITH_GLFW)
     list(APPEND deps PkgConfig::GLFW)
   endif()
+  if(ORR_WITH_PHYSICS)
+    list(APPEND deps PkgConfig::ODE)
+  endif()
   add_library(${name}_objects OBJECT ${ORR_LIB_SOURCES})
   target_include_directories(${name}_objects PUBLIC ${PROJECT_SOURCE_DIR}/include PRIVATE ${PROJECT_SOURCE_DIR}/src ${ORR_SPV_DIR})
   target_link_libraries(${name}_objects PUBLIC Vulkan::Vulkan PkgConfig::STB PkgConfig::CJSON meshoptimizer::meshoptimizer orrery_shaderc)
@@ -37,6 +47,10 @@ function(orr_add_library_variant name spirv rh)
   endif()
   if(rh)
     target_compile_definitions(${name}_objects PUBLIC ORR_RIGHT_HANDED=1)
+  endif()
+  if(ORR_WITH_PHYSICS)
+    target_link_libraries(${name}_objects PRIVATE PkgConfig::ODE)
+    target_compile_definitions(${name}_objects PRIVATE ORR_HAVE_ODE=1)
   endif()
 
   # Static: every dependency is part of the link interface (a program linking

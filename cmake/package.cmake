@@ -56,6 +56,9 @@ set(ORR_PC_REQUIRES_PRIVATE "vulkan stb libcjson")
 if(ORR_WITH_GLFW)
   string(APPEND ORR_PC_REQUIRES_PRIVATE " glfw3")
 endif()
+if(ORR_WITH_PHYSICS)
+  string(APPEND ORR_PC_REQUIRES_PRIVATE " ode")
+endif()
 # The orrery_shaderc link line (CMakeLists.txt, docs/decisions.md 4), then the
 # C++ runtime glslang needs, threads and libm.
 set(ORR_PC_LIBS_PRIVATE "-lshaderc_combined -Wl,--start-group -lglslang -lMachineIndependent -lOSDependent \

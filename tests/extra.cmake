@@ -50,3 +50,16 @@ set_tests_properties(test_static_link test_static_link_shader_fails PROPERTIES T
 add_test(NAME test_static_link_no_floating_origin
   COMMAND sh -c "nm \"$1\" > \"$3\" && ! grep -E 'orr_floating_origin|pack_mesh_world|rel_world' \"$3\" && nm \"$2\" | grep -q orr_floating_origin"
           sh $<TARGET_FILE:static_link_std> $<TARGET_FILE:test_large_world> ${CMAKE_CURRENT_BINARY_DIR}/static_link_std_fo.nm)
+
+# Physics is opt-in too (docs/decisions.md 49): the standard program above is
+# linked against the archive without libode (ORR_STATIC_LIBS names none), and
+# its symbols hold nothing of src/physics nor of ODE; control: test_physics,
+# which uses it, has both.
+if(ORR_WITH_PHYSICS)
+  add_test(NAME test_static_link_no_physics
+    COMMAND sh -c "nm \"$1\" > \"$3\" && ! grep -E 'orr_physics_|orri_region|orri_body|dWorldCreate|dInitODE' \"$3\" && nm \"$2\" | grep -q orr_physics_create && nm \"$2\" | grep -q dWorldCreate"
+            sh $<TARGET_FILE:static_link_std> $<TARGET_FILE:test_physics> ${CMAKE_CURRENT_BINARY_DIR}/static_link_std_physics.nm)
+else()
+  add_test(NAME test_static_link_no_physics COMMAND sh -c "echo 'built without ODE: no physics to isolate'; exit 77")
+  set_tests_properties(test_static_link_no_physics PROPERTIES SKIP_RETURN_CODE 77)
+endif()

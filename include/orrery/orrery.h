@@ -8,7 +8,8 @@
  * <prefix>/share/doc/orrery.
  *
  * Every public header is included here, window.h too: its functions exist in
- * every build (without GLFW, orr_window_create returns ORR_ERROR_UNSUPPORTED)
+ * every build (without GLFW, orr_window_create returns ORR_ERROR_UNSUPPORTED;
+ * without ODE, orr_physics_create does)
  * and no header pulls in Vulkan, GLFW or any other third-party header.
  */
 #ifndef ORRERY_ORRERY_H
@@ -27,6 +28,7 @@
 #include "orrery/large_world.h"
 #include "orrery/material.h"
 #include "orrery/pbr.h"
+#include "orrery/physics.h"
 #include "orrery/animation.h"
 #include "orrery/math.h"
 #include "orrery/rebase.h"
