@@ -43,6 +43,7 @@ typedef enum orr_key {
     ORR_KEY_D = 68,
     ORR_KEY_E = 69,
     ORR_KEY_F = 70,
+    ORR_KEY_P = 80,
     ORR_KEY_Q = 81,
     ORR_KEY_R = 82,
     ORR_KEY_S = 83,

@@ -80,8 +80,9 @@ orr_result orr_engine_resize(orr_engine *e, uint32_t width, uint32_t height) {
     if (e->gpu.device_lost)
         return orri_fail(&e->host.ctx, ORR_ERROR_DEVICE_LOST, "orr_engine_resize: the device was lost");
     if (width == e->width && height == e->height) return ORR_OK;
-    orr_result r = orri_gpu_wait_idle(&e->gpu); /* nothing may still use the old target */
+    orr_result r = orri_gpu_wait_idle(&e->gpu); /* nothing may still use the old target: */
     if (r != ORR_OK) return r;
+    vkQueueWaitIdle(e->gpu.queue); /* a window's blits too (they have their own fences) */
     orri_image color = e->color, depth = e->depth, resolve = e->resolve;
     orri_buffer readback = e->readback;
     uint32_t old_w = e->width, old_h = e->height;
