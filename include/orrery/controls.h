@@ -26,7 +26,8 @@
  *   in the right-handed build, and the sign flips while beta ≤ 0), beta +=,
  *   radius −=, then each offset is multiplied by inertia (0.9) and set to 0
  *   below 0.001; pan offsets decay by panning_inertia (0.9). Per frame, not
- *   per second, like Babylon.js.
+ *   per second, like Babylon.js. Pan uses +Y as the up of the
+ *   view plane (the camera's up vector is not read).
  * - Fly (Babylon.js UniversalCamera keys and mouse, with roll): W A S D move
  *   along the view (forward, left, back, right), R / F (or Space / Ctrl) up
  *   and down along the view's up, Q / E roll; mouse motion while the left
@@ -41,7 +42,8 @@
  *   seconds per decade of altitude; the local vertical (from the centre
  *   through the eye) is up: as the eye moves the attitude is carried along
  *   with it (the rotation taking the old vertical to the new), yaw turns
- *   about the vertical, pitch is limited to ±max_pitch, and there is no roll.
+ *   about the vertical, pitch is limited to ±max_pitch, and there is no roll;
+ *   Shift ×10. The near plane is the program's: scale it with altitude.
  *   The eye is an orr_wpos: moves add float64 metres to its local part, so
  *   its resolution is 2^-33 m everywhere (orrery/wpos.h). The eye never
  *   goes below min_altitude.

@@ -108,7 +108,7 @@ bool orr_orbit_controls_update(orr_orbit_controls *c, const orr_input_state *in,
         /* Keyboard input. */
         double lr = key(in, ORR_KEY_RIGHT) - key(in, ORR_KEY_LEFT);
         double ud = key(in, ORR_KEY_DOWN) - key(in, ORR_KEY_UP);
-        double zin = fmax(fmax(key(in, ORR_KEY_EQUAL), key(in, ORR_KEY_KP_ADD)), 0);
+        double zin = fmax(key(in, ORR_KEY_EQUAL), key(in, ORR_KEY_KP_ADD));
         double zout = fmax(key(in, ORR_KEY_MINUS), key(in, ORR_KEY_KP_SUBTRACT));
         if (lr != 0 || ud != 0) {
             if (ctrl(in) && pan > 0)
