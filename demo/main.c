@@ -9,7 +9,8 @@
  * In the window the camera orbits on its own until the first input; from
  * then on the orbit controller (orrery/controls.h, Babylon.js
  * ArcRotateCamera behaviour) has it: left drag rotates, right drag pans,
- * wheel and + / − zoom, arrows rotate. P prints the camera pose, Escape or
+ * wheel and + / − zoom, arrows rotate. P prints the camera pose (so does
+ * the frame where the controller comes to rest), Escape or
  * the close button ends the program. The window is resizable; the render
  * size follows it.
  *
@@ -304,7 +305,8 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
     double alpha, beta, radius, start = seconds(), last = start;
     orr_camera_get_arc(scene, camera, &alpha, &beta, &radius);
     orr_orbit_controls orbit = {0};
-    bool user = false; /* the user has taken over the camera */
+    bool user = false;   /* the user has taken over the camera */
+    bool moving = false; /* the controller moved the camera last frame */
     orr_result r = ORR_OK;
     long n = 0;
     print_pose(scene, camera, "start");
@@ -325,7 +327,9 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
         double now = seconds();
         orr_scene_animate(scene, now - last); /* the Fox walks */
         last = now;
-        orr_orbit_controls_apply(&orbit, orr_window_input(win), scene, camera);
+        bool moved = orr_orbit_controls_apply(&orbit, orr_window_input(win), scene, camera);
+        if (user && moving && !moved) print_pose(scene, camera, "rest"); /* inertia has run out */
+        moving = moved;
         if (orbit.interacting && !user) {
             user = true;
             printf("orrery-demo: input: the orbit controls have the camera\n");

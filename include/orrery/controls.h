@@ -48,6 +48,9 @@
  *   its resolution is 2^-33 m everywhere (orrery/wpos.h). The eye never
  *   goes below min_altitude.
  *
+ * Keys count as held for a frame when they are down at the poll or went
+ * down since the previous one, so a tap shorter than a frame still acts.
+ *
  * Handedness: forward is the camera node's local +Z in the left-handed build
  * and −Z in the right-handed one (orrery/scene.h), so the same keys move the
  * same way on screen in both.

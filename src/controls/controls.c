@@ -20,7 +20,10 @@ static const double PI = 3.14159265358979323846;
 static const double EPSILON = 0.001; /* Babylon.js Epsilon, inertia cut-off */
 
 static double or_default(double v, double d) { return v != 0 ? v : d; }
-static double key(const orr_input_state *in, int k) { return orr_input_key_down(in, k) ? 1.0 : 0.0; }
+/* Held now, or tapped since the last poll (a tap shorter than a frame still moves one frame). */
+static double key(const orr_input_state *in, int k) {
+    return orr_input_key_down(in, k) || orr_input_key_pressed(in, k) ? 1.0 : 0.0;
+}
 static bool ctrl(const orr_input_state *in) { return in && (in->mods & ORR_MOD_CONTROL); }
 
 #if ORR_RIGHT_HANDED

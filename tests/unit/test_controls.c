@@ -124,6 +124,24 @@ TEST(orbit_keys_rotate_pan_and_zoom) {
     CHECK_NEAR(p.beta, 0.01, 1e-15);
 }
 
+TEST(input_state_helpers_and_short_taps) {
+    orr_input_state in = {0};
+    CHECK(!orr_input_key_down(&in, ORR_KEY_W) && !orr_input_key_down(NULL, ORR_KEY_W));
+    CHECK(!orr_input_key_down(&in, -1) && !orr_input_key_down(&in, ORR_KEY_COUNT));
+    in.keys[ORR_KEY_W] = true, in.pressed[ORR_KEY_W] = 1, in.mouse_dx = 3, in.wheel_y = 1;
+    CHECK(orr_input_key_down(&in, ORR_KEY_W) && orr_input_key_pressed(&in, ORR_KEY_W));
+    orr_input_begin_frame(&in);
+    CHECK(orr_input_key_down(&in, ORR_KEY_W) && !orr_input_key_pressed(&in, ORR_KEY_W));
+    CHECK(in.mouse_dx == 0 && in.wheel_y == 0);
+    /* A key that went down and up between two polls still turns the orbit for one frame. */
+    orr_orbit_controls c = {0};
+    orr_input_state tap = {0};
+    tap.pressed[ORR_KEY_LEFT] = 1;
+    orr_orbit_pose p = {.alpha = 0, .beta = 1, .radius = 5};
+    orr_orbit_controls_update(&c, &tap, &p);
+    CHECK_NEAR(p.alpha, ORR_RIGHT_HANDED ? 0.01 : -0.01, 1e-15);
+}
+
 /* ---- fly ------------------------------------------------------------------------------- */
 
 static void near3(orr_dvec3 a, orr_dvec3 b, double tol, int line) {

@@ -15,32 +15,35 @@ trap 'rm -f "$log"' EXIT
 pid=$!
 wid=$(xdotool search --sync --onlyvisible --name "Orrery showcase" | head -n 1)
 [ -n "$wid" ] || { echo "no window"; cat "$log"; kill "$pid"; exit 1; }
-pose() { # the last printed pose's field $1 (alpha beta radius)
+# The demo prints "pose (rest)" on the frame where the orbit controller's
+# inertia runs out; each step waits for the next one, however slowly the
+# device renders (lavapipe on a loaded machine: about 1 frame per second).
+nrest() { grep -c "orrery-demo: pose (rest)" "$log"; }
+wait_rest() { # $1: the count before the action
+  t=0; while [ "$(nrest)" -le "$1" ] && [ $t -lt 3000 ]; do sleep 0.1; t=$((t + 1)); done
+  [ "$(nrest)" -gt "$1" ] || echo "FAILED: the camera did not come to rest"
+}
+pose() { # field $1 (alpha beta radius) of the last printed pose
   grep "orrery-demo: pose" "$log" | tail -n 1 | sed -n "s/.* $1 \([-0-9.]*\).*/\1/p"
 }
-# Asks for the pose until two answers in a row agree (inertia has settled);
-# waits for each answer, however slow the device renders.
-npose() { grep -c "orrery-demo: pose" "$log"; }
-ask_once() {
-  n=$(npose); xdotool key P
-  t=0; while [ "$(npose)" -le "$n" ] && [ $t -lt 600 ]; do sleep 0.1; t=$((t + 1)); done
-  grep "orrery-demo: pose" "$log" | tail -n 1 | cut -d' ' -f4-
-}
-ask() {
-  prev=$(ask_once); i=0
-  while [ $i -lt 30 ]; do sleep 0.3; cur=$(ask_once); [ "$cur" = "$prev" ] && break; prev=$cur; i=$((i + 1)); done
+ask() { # the pose now (P)
+  n=$(grep -c "orrery-demo: pose" "$log"); xdotool key P
+  t=0; while [ "$(grep -c "orrery-demo: pose" "$log")" -le "$n" ] && [ $t -lt 3000 ]; do sleep 0.1; t=$((t + 1)); done
 }
 sleep 2
 xdotool mousemove --window "$wid" 240 135
 ask; a0=$(pose alpha); b0=$(pose beta)
+n=$(nrest)
 xdotool mousedown 1
 for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove_relative -- 20 0; sleep 0.05; done
 xdotool mouseup 1
-ask; a1=$(pose alpha); b1=$(pose beta); r1=$(pose radius)
+wait_rest "$n"; a1=$(pose alpha); b1=$(pose beta); r1=$(pose radius)
+n=$(nrest)
 xdotool click 4 click 4 click 4
-ask; r2=$(pose radius); a2=$(pose alpha)
-xdotool keydown Left; sleep 0.7; xdotool keyup Left
-ask; a3=$(pose alpha)
+wait_rest "$n"; r2=$(pose radius); a2=$(pose alpha)
+n=$(nrest)
+xdotool keydown Left; sleep 2; xdotool keyup Left
+wait_rest "$n"; a3=$(pose alpha)
 xdotool windowsize "$wid" 500 300
 sleep 3
 xdotool key Escape
