@@ -2,7 +2,17 @@
  * or shows it in a window with the camera slowly orbiting.
  *
  *     orrery-demo [--out PATH] [--width W --height H] [--msaa 1|4]
- *                 [--window [--frames N] [--no-vsync]]
+ *                 [--simple] [--window [--frames N] [--no-vsync]]
+ *
+ * --simple leaves out the instance field, the sky and the glTF content (the
+ * window input test uses it: fast enough on a CPU device to orbit).
+ * In the window the camera orbits on its own until the first input; from
+ * then on the orbit controller (orrery/controls.h, Babylon.js
+ * ArcRotateCamera behaviour) has it: left drag rotates, right drag pans,
+ * wheel and + / − zoom, arrows rotate. P prints the camera pose (so does
+ * the frame where the controller comes to rest), Escape or
+ * the close button ends the program. The window is resizable; the render
+ * size follows it.
  *
  * --window opens a window when there is a display (and this build has GLFW);
  * otherwise it says why and writes the PNG instead. --frames N closes the
@@ -20,6 +30,7 @@
  * spheres from rough to polished.
  */
 #include <orrery/animation.h>
+#include <orrery/controls.h>
 #include <orrery/environment.h>
 #include <orrery/gltf.h>
 #include <orrery/large_world.h>
@@ -86,6 +97,8 @@ static void add_instance_field(orr_scene *s) {
     free(cols);
 }
 
+static bool simple_scene; /* --simple: no instance field, sky or glTF (fast on a CPU device) */
+
 static orr_camera build_showcase(orr_scene *s) {
     orr_camera camera = orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = 0.785398,
                                                                                .beta = 1.28,
@@ -141,7 +154,7 @@ static orr_camera build_showcase(orr_scene *s) {
         s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.6, 0.8, 1.0), .alpha = ORR_F64(0.45), .label = "glass"});
     add(s, BUILD(orr_geometry_build_cylinder), &(orr_cylinder_desc){.height = 5, .diameter = 2.5, .tessellation = 48},
         (orr_dvec3){10, 2.5, -10}, glass, "glass cylinder");
-    add_instance_field(s);
+    if (!simple_scene) add_instance_field(s);
     orr_scene_set_fog(s,
                       &(orr_fog){.mode = ORR_FOG_EXP2, .density = ORR_F64(0.0025), .color = ORR_RGB(0.62, 0.68, 0.78)});
     return camera;
@@ -276,25 +289,58 @@ static double seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static void print_pose(orr_scene *scene, orr_camera camera, const char *why) {
+    double a, b, r;
+    orr_camera_get_arc(scene, camera, &a, &b, &r);
+    orr_dvec3 t = orr_camera_get_target(scene, camera);
+    printf("orrery-demo: pose (%s) alpha %.6f beta %.6f radius %.6f target %.6f %.6f %.6f\n", why, a, b, r, t.x, t.y,
+           t.z);
+    fflush(stdout);
+}
+
 /* Renders and presents until the window closes (or after `frames` frames when
- * non-zero), orbiting the arc-rotate camera at 0.2 rad/s, the Fox walking
- * in place. */
+ * non-zero), orbiting the arc-rotate camera at 0.2 rad/s until the user takes
+ * over with the orbit controls, the Fox walking in place. */
 static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera camera, orr_window *win, long frames) {
     double alpha, beta, radius, start = seconds(), last = start;
     orr_camera_get_arc(scene, camera, &alpha, &beta, &radius);
+    orr_orbit_controls orbit = {0};
+    bool user = false;   /* the user has taken over the camera */
+    bool moving = false; /* the controller moved the camera last frame */
     orr_result r = ORR_OK;
     long n = 0;
+    print_pose(scene, camera, "start");
     while (r == ORR_OK && !orr_window_should_close(win) && (frames <= 0 || n < frames)) {
         orr_window_poll(win);
+        for (orr_event ev; orr_window_next_event(win, &ev);) {
+            if (ev.type == ORR_EVENT_RESIZE) {
+                orr_device_info info = orr_engine_device_info(engine);
+                printf("orrery-demo: resized to %ux%u (render size %ux%u)\n", ev.width, ev.height, info.width,
+                       info.height);
+                fflush(stdout);
+            } else if (ev.type == ORR_EVENT_KEY_DOWN && !ev.repeat && ev.key == ORR_KEY_P) {
+                print_pose(scene, camera, user ? "user" : "auto");
+            } else if (ev.type == ORR_EVENT_KEY_DOWN && ev.key == ORR_KEY_ESCAPE) {
+                orr_window_set_should_close(win, true);
+            }
+        }
         double now = seconds();
         orr_scene_animate(scene, now - last); /* the Fox walks */
         last = now;
-        orr_camera_set_arc(scene, camera, alpha + 0.2 * (now - start), beta, radius);
+        bool moved = orr_orbit_controls_apply(&orbit, orr_window_input(win), scene, camera);
+        if (user && moving && !moved) print_pose(scene, camera, "rest"); /* inertia has run out */
+        moving = moved;
+        if (orbit.interacting && !user) {
+            user = true;
+            printf("orrery-demo: input: the orbit controls have the camera\n");
+        }
+        if (!user) orr_camera_set_arc(scene, camera, alpha + 0.2 * (now - start), beta, radius);
         r = orr_engine_render(engine, scene);
         if (r == ORR_OK) r = orr_window_present(win);
         n++;
     }
     double elapsed = seconds() - start;
+    print_pose(scene, camera, "end");
     if (r == ORR_OK)
         printf("orrery-demo: presented %ld frames in %.1f s (%.1f fps)\n", n, elapsed, n / (elapsed > 0 ? elapsed : 1));
     return r;
@@ -321,7 +367,8 @@ static orr_result write_png(orr_engine *engine, orr_scene *scene, const char *ou
 static int usage(FILE *f, const char *prog, const char *bad, int status) {
     if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
     fprintf(f,
-            "usage: %s [--out PATH.png] [--width W] [--height H] [--msaa 1|4] [--window [--frames N] [--no-vsync]]\n",
+            "usage: %s [--out PATH.png] [--width W] [--height H] [--msaa 1|4] [--simple] [--window [--frames N] "
+            "[--no-vsync]]\n",
             prog);
     return status;
 }
@@ -357,6 +404,8 @@ int main(int argc, char **argv) {
             ok = v && sscanf(v, "%ld%c", &frames, &tail) == 1 && frames >= 0;
         else if (!strcmp(a, "--window"))
             window = true, takes_value = false;
+        else if (!strcmp(a, "--simple"))
+            simple_scene = true, takes_value = false;
         else if (!strcmp(a, "--no-vsync"))
             vsync = ORR_VSYNC_OFF, takes_value = false;
         else
@@ -375,8 +424,8 @@ int main(int argc, char **argv) {
     r = orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.05, 0.05, 0.08, 1), .label = "showcase"},
                          &scene);
     if (r == ORR_OK) camera = build_showcase(scene);
-    if (r == ORR_OK) add_environment(engine, scene);
-    if (r == ORR_OK) add_pbr_content(engine, scene);
+    if (r == ORR_OK && !simple_scene) add_environment(engine, scene);
+    if (r == ORR_OK && !simple_scene) add_pbr_content(engine, scene);
     orr_window *win = NULL;
     if (r == ORR_OK && window) {
         if (orr_window_create(engine, &(orr_window_desc){.title = "Orrery showcase", .vsync = vsync}, &win) != ORR_OK)

@@ -11,8 +11,18 @@ if(ORR_WITH_GLFW)
     "command -v xvfb-run >/dev/null 2>&1 || { echo 'xvfb-run not installed: skipped'; exit 77; }; \
 exec xvfb-run -a -s '-screen 0 1024x768x24' \"$0\" --window --frames 20 --width 640 --height 360"
     $<TARGET_FILE:orrery-demo>)
+  # Input, resize and close through the demo window (tests/window/input_test.sh):
+  # xdotool's synthetic drag, wheel and arrow key must move the orbit
+  # controller's pose the expected way, a resize must change the render
+  # size, Escape must end the program with status 0, all with no validation
+  # message. Skipped without xvfb-run or xdotool (scripts/install-deps.sh).
+  add_test(NAME window_input COMMAND sh -c
+    "command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1 || { echo 'xvfb-run or xdotool not installed: skipped'; exit 77; }; \
+exec xvfb-run -a -s '-screen 0 1024x768x24' sh \"$1\" \"$0\""
+    $<TARGET_FILE:orrery-demo> ${CMAKE_CURRENT_SOURCE_DIR}/window/input_test.sh)
 else()
   add_test(NAME window_demo COMMAND sh -c "echo 'built without GLFW: skipped'; exit 77")
+  add_test(NAME window_input COMMAND sh -c "echo 'built without GLFW: skipped'; exit 77")
 endif()
 set(ORR_WINDOW_TEST_ENV "ORR_VALIDATION=1;ORR_VALIDATION_FATAL=1")
 if(ORR_SANITIZE)
@@ -22,6 +32,11 @@ if(ORR_SANITIZE)
   # on; the window code was checked leak-free with the modules pinned.
   list(APPEND ORR_WINDOW_TEST_ENV "ASAN_OPTIONS=detect_leaks=0")
 endif()
+set_tests_properties(window_input PROPERTIES
+  ENVIRONMENT "${ORR_WINDOW_TEST_ENV}"
+  SKIP_RETURN_CODE 77
+  FAIL_REGULAR_EXPRESSION "validation: ;FAILED"
+  TIMEOUT 600)
 set_tests_properties(window_demo PROPERTIES
   ENVIRONMENT "${ORR_WINDOW_TEST_ENV}"
   SKIP_RETURN_CODE 77

@@ -109,6 +109,14 @@ orr_device_info orr_engine_device_info(const orr_engine *engine);
  * replays or re-records command buffers, submits. Does not wait for the GPU
  * unless all frames in flight are busy. */
 orr_result orr_engine_render(orr_engine *engine, orr_scene *scene);
+/* Changes the render size (1..16384 each way): waits for the GPU, builds
+ * the new colour, depth, resolve and readback targets, then frees the old
+ * ones; scenes re-record their passes at the next render, and cameras use the
+ * new aspect. On failure (ORR_ERROR_INVALID_ARGUMENT, out of memory) the
+ * engine keeps its old size and target unchanged. The same size is a no-op.
+ * After a resize nothing is rendered yet: render before reading pixels or
+ * presenting. A window (orrery/window.h) calls this itself as it resizes. */
+orr_result orr_engine_resize(orr_engine *engine, uint32_t width, uint32_t height);
 /* Waits until every submitted frame has finished. */
 orr_result orr_engine_wait_idle(orr_engine *engine);
 

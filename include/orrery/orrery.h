@@ -15,6 +15,7 @@
 #ifndef ORRERY_ORRERY_H
 #define ORRERY_ORRERY_H
 
+#include "orrery/controls.h"
 #include "orrery/core.h"
 #include "orrery/double_single.h"
 #include "orrery/engine.h"
@@ -24,6 +25,7 @@
 #include "orrery/handedness.h"
 #include "orrery/image.h"
 #include "orrery/image_processing.h"
+#include "orrery/input.h"
 #include "orrery/instances.h"
 #include "orrery/large_world.h"
 #include "orrery/material.h"

@@ -280,6 +280,9 @@ orr_camera orr_scene_get_active_camera(const orr_scene *scene);
  * moves, until a rotation is set on its node (see "Aim" above); position
  * through orr_node_set_position. Arc-rotate: moves the orbit centre. */
 void orr_camera_set_target(orr_scene *scene, orr_camera camera, orr_dvec3 target);
+/* The orbit centre of an arc-rotate camera, or the aim point a free camera
+ * last had (parent space). */
+orr_dvec3 orr_camera_get_target(const orr_scene *scene, orr_camera camera);
 /* Up vector of either kind (see "Up vector" above); normalised when stored.
  * Zero or non-finite is misuse and changes nothing. */
 void orr_camera_set_up_vector(orr_scene *scene, orr_camera camera, orr_dvec3 up);

@@ -20,7 +20,8 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
      * fallback) and re-recorded before a command buffer naming it is
      * submitted again; one counter, not a lookup per draw. */
     uint64_t h = orri_mix(orri_engine_textures(e)->destroyed, orri_scene_node_slots(s));
-    h = orri_mix(h, s->environment_texture.id); /* the PBR IBL set */
+    h = orri_mix(h, s->environment_texture.id);              /* the PBR IBL set */
+    h = orri_mix(h, ((uint64_t)e->width << 32) | e->height); /* viewport and scissor (orr_engine_resize) */
     for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
         orri_node *n = it.node;
         orri_material *m = orri_material_of(s, n, NULL);

@@ -65,6 +65,49 @@ orr_result orri_target_create(orr_engine *e) {
     return r;
 }
 
+/* Resize (orrery/engine.h): the new target is built beside the old one and
+ * swapped in only when all of it exists, so a failure leaves the engine as it
+ * was. The scenes' structure keys include the size (draw_list.c), so their
+ * secondaries (viewport, scissor) are recorded again at the next render. */
+orr_result orr_engine_resize(orr_engine *e, uint32_t width, uint32_t height) {
+    if (!e) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_engine_resize: engine is NULL");
+        return ORR_ERROR_INVALID_HANDLE;
+    }
+    if (width == 0 || height == 0 || width > 16384 || height > 16384)
+        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT,
+                         "orr_engine_resize: render size %ux%u is not within 1..16384", width, height);
+    if (e->gpu.device_lost)
+        return orri_fail(&e->host.ctx, ORR_ERROR_DEVICE_LOST, "orr_engine_resize: the device was lost");
+    if (width == e->width && height == e->height) return ORR_OK;
+    orr_result r = orri_gpu_wait_idle(&e->gpu); /* nothing may still use the old target: */
+    if (r != ORR_OK) return r;
+    vkQueueWaitIdle(e->gpu.queue); /* a window's blits too (they have their own fences) */
+    orri_image color = e->color, depth = e->depth, resolve = e->resolve;
+    orri_buffer readback = e->readback;
+    uint32_t old_w = e->width, old_h = e->height;
+    VkImageLayout old_layout = e->final_layout;
+    e->color = (orri_image){0}, e->depth = (orri_image){0}, e->resolve = (orri_image){0};
+    e->readback = (orri_buffer){0};
+    e->width = width, e->height = height;
+    r = orri_target_create(e);
+    if (r != ORR_OK) {
+        orri_buffer_destroy_now(&e->gpu, &e->readback);
+        orri_image_destroy_now(&e->gpu, &e->resolve);
+        orri_image_destroy_now(&e->gpu, &e->depth);
+        orri_image_destroy_now(&e->gpu, &e->color);
+        e->color = color, e->depth = depth, e->resolve = resolve, e->readback = readback;
+        e->width = old_w, e->height = old_h, e->final_layout = old_layout;
+        return r;
+    }
+    orri_buffer_destroy_now(&e->gpu, &readback);
+    orri_image_destroy_now(&e->gpu, &resolve);
+    orri_image_destroy_now(&e->gpu, &depth);
+    orri_image_destroy_now(&e->gpu, &color);
+    e->frame_valid = false; /* the new target holds no frame yet */
+    return ORR_OK;
+}
+
 /* The texture module's one way to the engine (src/texture/texture_int.h). */
 orri_texture_store *orri_engine_textures(orr_engine *e) { return &e->textures; }
 

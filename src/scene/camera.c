@@ -302,6 +302,11 @@ void orr_camera_get_arc(const orr_scene *s, orr_camera camera, double *alpha, do
     if (radius) *radius = n ? n->u.camera.radius : 0;
 }
 
+orr_dvec3 orr_camera_get_target(const orr_scene *s, orr_camera camera) {
+    orri_node *n = cam(s, camera, "orr_camera_get_target");
+    return n ? n->u.camera.target : (orr_dvec3){0, 0, 0};
+}
+
 void orr_camera_set_arc_target(orr_scene *s, orr_camera camera, orr_dvec3 target) {
     orr_camera_set_target(s, camera, target);
 }

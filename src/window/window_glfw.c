@@ -32,6 +32,7 @@
 #include "render/render_int.h"
 
 #define WIN_FRAMES 2
+#define WIN_EVENTS 1024
 
 typedef struct win_frame {
     VkCommandBuffer cmd;
@@ -57,6 +58,13 @@ struct orr_window {
     bool stale;    /* resized or out of date: recreate before the next acquire */
     bool glfw_ref; /* counted in glfw_users */
     char label[64];
+    /* Input (see orrery/window.h): the queue of the last poll and the polled state. */
+    orr_window_resize resize;
+    orr_input_state input;
+    orr_event events[WIN_EVENTS];
+    uint32_t event_count, event_next, dropped;
+    bool have_cursor; /* mouse_x/y hold a position: motion deltas are meaningful */
+    uint32_t fb_width, fb_height;
 };
 
 static int glfw_users; /* windows alive; see the invariants */
@@ -121,6 +129,101 @@ static void on_framebuffer_size(GLFWwindow *glfw, int width, int height) {
     if (w) w->stale = true;
 }
 
+/* ---- input ---------------------------------------------------------------------------- */
+
+static void push(orr_window *w, orr_event ev) {
+    if (w->event_count < WIN_EVENTS)
+        w->events[w->event_count++] = ev;
+    else
+        w->dropped++;
+}
+
+static uint32_t mods_of(int m) {
+    return (m & GLFW_MOD_SHIFT ? ORR_MOD_SHIFT : 0) | (m & GLFW_MOD_CONTROL ? ORR_MOD_CONTROL : 0) |
+           (m & GLFW_MOD_ALT ? ORR_MOD_ALT : 0) | (m & GLFW_MOD_SUPER ? ORR_MOD_SUPER : 0);
+}
+
+static void on_key(GLFWwindow *glfw, int key, int scancode, int action, int mods) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (!w) return;
+    orr_input_state *in = &w->input;
+    in->mods = mods_of(mods);
+    bool known = key > 0 && key < ORR_KEY_COUNT;
+    if (action == GLFW_PRESS && known) {
+        in->keys[key] = true;
+        if (in->pressed[key] < 255) in->pressed[key]++;
+    } else if (action == GLFW_RELEASE && known) {
+        in->keys[key] = false;
+        if (in->released[key] < 255) in->released[key]++;
+    }
+    push(w, (orr_event){.type = action == GLFW_RELEASE ? ORR_EVENT_KEY_UP : ORR_EVENT_KEY_DOWN,
+                        .key = known ? key : ORR_KEY_UNKNOWN,
+                        .mods = in->mods,
+                        .repeat = action == GLFW_REPEAT});
+}
+
+static void on_char(GLFWwindow *glfw, unsigned int codepoint) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (w) push(w, (orr_event){.type = ORR_EVENT_TEXT, .codepoint = codepoint});
+}
+
+static void on_button(GLFWwindow *glfw, int button, int action, int mods) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (!w || button < 0 || button >= ORR_MOUSE_BUTTON_COUNT) return;
+    orr_input_state *in = &w->input;
+    in->mods = mods_of(mods);
+    in->buttons[button] = action == GLFW_PRESS;
+    if (action == GLFW_PRESS && in->buttons_pressed[button] < 255) in->buttons_pressed[button]++;
+    push(w, (orr_event){.type = action == GLFW_PRESS ? ORR_EVENT_MOUSE_DOWN : ORR_EVENT_MOUSE_UP,
+                        .button = button,
+                        .mods = in->mods,
+                        .x = in->mouse_x,
+                        .y = in->mouse_y});
+}
+
+static void on_cursor(GLFWwindow *glfw, double x, double y) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (!w) return;
+    orr_input_state *in = &w->input;
+    double dx = w->have_cursor ? x - in->mouse_x : 0, dy = w->have_cursor ? y - in->mouse_y : 0;
+    in->mouse_x = x, in->mouse_y = y, w->have_cursor = true;
+    in->mouse_dx += dx, in->mouse_dy += dy;
+    push(w, (orr_event){.type = ORR_EVENT_MOUSE_MOVE, .x = x, .y = y, .dx = dx, .dy = dy});
+}
+
+static void on_enter(GLFWwindow *glfw, int entered) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (w && !entered && !w->input.mouse_captured) w->have_cursor = false; /* no jump when it comes back */
+}
+
+static void on_scroll(GLFWwindow *glfw, double dx, double dy) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (!w) return;
+    w->input.wheel_x += dx, w->input.wheel_y += dy;
+    push(w, (orr_event){.type = ORR_EVENT_WHEEL, .dx = dx, .dy = dy, .x = w->input.mouse_x, .y = w->input.mouse_y});
+}
+
+static void on_scale(GLFWwindow *glfw, float x, float y) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (w) push(w, (orr_event){.type = ORR_EVENT_CONTENT_SCALE, .scale_x = x, .scale_y = y});
+}
+
+static void on_focus(GLFWwindow *glfw, int focused) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (!w) return;
+    if (!focused) { /* keys released while elsewhere never come: let go of everything */
+        memset(w->input.keys, 0, sizeof w->input.keys);
+        memset(w->input.buttons, 0, sizeof w->input.buttons);
+        w->input.mods = 0;
+    }
+    push(w, (orr_event){.type = ORR_EVENT_FOCUS, .focused = focused != 0});
+}
+
+static void on_close(GLFWwindow *glfw) {
+    orr_window *w = glfwGetWindowUserPointer(glfw);
+    if (w) push(w, (orr_event){.type = ORR_EVENT_CLOSE});
+}
+
 static orr_result open_glfw(orr_window *w, const orr_window_desc *d) {
     if (!glfwInit())
         return orri_fail(ctx_of(w), ORR_ERROR_UNSUPPORTED,
@@ -142,6 +245,18 @@ static orr_result open_glfw(orr_window *w, const orr_window_desc *d) {
                          glfw_error());
     glfwSetWindowUserPointer(w->glfw, w);
     glfwSetFramebufferSizeCallback(w->glfw, on_framebuffer_size);
+    glfwSetKeyCallback(w->glfw, on_key);
+    glfwSetCharCallback(w->glfw, on_char);
+    glfwSetMouseButtonCallback(w->glfw, on_button);
+    glfwSetCursorPosCallback(w->glfw, on_cursor);
+    glfwSetCursorEnterCallback(w->glfw, on_enter);
+    glfwSetScrollCallback(w->glfw, on_scroll);
+    glfwSetWindowContentScaleCallback(w->glfw, on_scale);
+    glfwSetWindowFocusCallback(w->glfw, on_focus);
+    glfwSetWindowCloseCallback(w->glfw, on_close);
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(w->glfw, &fw, &fh);
+    w->fb_width = (uint32_t)fw, w->fb_height = (uint32_t)fh;
     return ORR_OK;
 }
 
@@ -356,6 +471,7 @@ orr_result orr_window_create(orr_engine *e, const orr_window_desc *desc, orr_win
     orr_window *w = orri_alloc(&e->host.ctx.allocator, sizeof *w);
     if (!w) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_window_create");
     w->engine = e;
+    w->resize = d.resize;
     snprintf(w->label, sizeof w->label, "%s", d.label ? d.label : "window");
     orr_result r = open_glfw(w, &d);
     if (r == ORR_OK) r = create_surface(w);
@@ -363,6 +479,11 @@ orr_result orr_window_create(orr_engine *e, const orr_window_desc *desc, orr_win
     if (r == ORR_OK) w->present_mode = choose_present_mode(w, d.vsync);
     if (r == ORR_OK) r = create_frames(w);
     if (r == ORR_OK) r = create_swapchain(w);
+    /* The framebuffer may differ from the size asked for (content scale,
+     * window manager): the engine follows it from the start. Last, so a
+     * failed create leaves the engine's size as it was. */
+    if (r == ORR_OK && w->resize == ORR_WINDOW_RESIZE_ENGINE && w->fb_width && w->fb_height)
+        r = orr_engine_resize(e, w->fb_width, w->fb_height);
     if (r != ORR_OK) {
         orr_window_destroy(w);
         return r;
@@ -401,7 +522,61 @@ void orr_window_poll(orr_window *w) {
         orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_window_poll: window is NULL");
         return;
     }
+    orr_input_begin_frame(&w->input);
+    w->event_count = w->event_next = 0;
     glfwPollEvents();
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(w->glfw, &fw, &fh);
+    if (fw > 0 && fh > 0 && ((uint32_t)fw != w->fb_width || (uint32_t)fh != w->fb_height)) {
+        w->fb_width = (uint32_t)fw, w->fb_height = (uint32_t)fh, w->stale = true;
+        /* On failure the engine keeps its size (the message is logged) and
+         * the frame is scaled into the window as under RESIZE_FIT. */
+        if (w->resize == ORR_WINDOW_RESIZE_ENGINE) orr_engine_resize(w->engine, w->fb_width, w->fb_height);
+        push(w, (orr_event){.type = ORR_EVENT_RESIZE, .width = w->fb_width, .height = w->fb_height});
+    }
+}
+
+bool orr_window_next_event(orr_window *w, orr_event *out) {
+    if (!w || !out) return false;
+    if (w->event_next >= w->event_count) return false;
+    *out = w->events[w->event_next++];
+    return true;
+}
+
+uint32_t orr_window_dropped_events(const orr_window *w) { return w ? w->dropped : 0; }
+const orr_input_state *orr_window_input(const orr_window *w) { return w ? &w->input : NULL; }
+bool orr_window_key_down(const orr_window *w, int key) { return w && orr_input_key_down(&w->input, key); }
+bool orr_window_key_pressed(const orr_window *w, int key) { return w && orr_input_key_pressed(&w->input, key); }
+bool orr_window_mouse_down(const orr_window *w, int button) { return w && orr_input_button_down(&w->input, button); }
+
+void orr_window_set_mouse_capture(orr_window *w, bool captured) {
+    if (!w) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_window_set_mouse_capture: window is NULL");
+        return;
+    }
+    glfwSetInputMode(w->glfw, GLFW_CURSOR, captured ? GLFW_CURSOR_DISABLED : GLFW_CURSOR_NORMAL);
+    if (glfwRawMouseMotionSupported())
+        glfwSetInputMode(w->glfw, GLFW_RAW_MOUSE_MOTION, captured ? GLFW_TRUE : GLFW_FALSE);
+    w->input.mouse_captured = captured;
+    w->have_cursor = false; /* the cursor jumps: no delta from the switch */
+}
+
+void orr_window_set_should_close(orr_window *w, bool close) {
+    if (w) glfwSetWindowShouldClose(w->glfw, close ? GLFW_TRUE : GLFW_FALSE);
+}
+
+void orr_window_framebuffer_size(const orr_window *w, uint32_t *width, uint32_t *height) {
+    int fw = 0, fh = 0;
+    if (w) glfwGetFramebufferSize(w->glfw, &fw, &fh);
+    if (width) *width = (uint32_t)fw;
+    if (height) *height = (uint32_t)fh;
+}
+
+void orr_window_content_scale(const orr_window *w, float *x, float *y) {
+    float sx = 1, sy = 1;
+    if (w) glfwGetWindowContentScale(w->glfw, &sx, &sy);
+    if (x) *x = sx;
+    if (y) *y = sy;
 }
 
 /* ---- present -------------------------------------------------------------------------- */
