@@ -20,6 +20,16 @@ exec xvfb-run -a -s '-screen 0 1024x768x24' \"$0\" --window --frames 20 --width 
     "command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1 || { echo 'xvfb-run or xdotool not installed: skipped'; exit 77; }; \
 exec xvfb-run -a -s '-screen 0 1024x768x24' sh \"$1\" \"$0\""
     $<TARGET_FILE:orrery-demo> ${CMAKE_CURRENT_SOURCE_DIR}/window/input_test.sh)
+  # orrery-view (tools/orrery-view, tests/window/view_test.sh): opens a glTF
+  # model; a drag orbits, the wheel zooms, R frames again, F12 writes a
+  # screenshot of the render size, Space pauses, Escape exits 0.
+  if(TARGET orrery-view)
+    add_test(NAME window_view COMMAND sh -c
+      "command -v xvfb-run >/dev/null 2>&1 && command -v xdotool >/dev/null 2>&1 || { echo 'xvfb-run or xdotool not installed: skipped'; exit 77; }; \
+exec xvfb-run -a -s '-screen 0 1024x768x24' sh \"$1\" \"$0\" \"$2\" \"$3\""
+      $<TARGET_FILE:orrery-view> ${CMAKE_CURRENT_SOURCE_DIR}/window/view_test.sh
+      ${PROJECT_SOURCE_DIR}/assets/gltf/BoxTextured/BoxTextured.gltf ${CMAKE_BINARY_DIR}/test-out/orrery-view)
+  endif()
 else()
   add_test(NAME window_demo COMMAND sh -c "echo 'built without GLFW: skipped'; exit 77")
   add_test(NAME window_input COMMAND sh -c "echo 'built without GLFW: skipped'; exit 77")
@@ -31,6 +41,19 @@ if(ORR_SANITIZE)
   # unnamed module (the PNG path shows the same 240 bytes). ASan and UBSan stay
   # on; the window code was checked leak-free with the modules pinned.
   list(APPEND ORR_WINDOW_TEST_ENV "ASAN_OPTIONS=detect_leaks=0")
+endif()
+if(TARGET orrery-view AND ORR_WITH_GLFW)
+  set_tests_properties(window_view PROPERTIES
+    ENVIRONMENT "${ORR_WINDOW_TEST_ENV}"
+    SKIP_RETURN_CODE 77
+    FAIL_REGULAR_EXPRESSION "validation: ;FAILED"
+    TIMEOUT 600)
+endif()
+# Without a display the viewer says so and exits 4 (no device or display).
+if(TARGET orrery-view)
+  add_test(NAME orrery_view_no_display COMMAND sh -c
+    "out=$(env -u DISPLAY -u WAYLAND_DISPLAY \"$0\" \"$1\" 2>&1); rc=$?; printf '%s\\n' \"$out\"; test $rc -eq 4 && printf '%s\\n' \"$out\" | grep -q 'orrery-view: no window'"
+    $<TARGET_FILE:orrery-view> ${PROJECT_SOURCE_DIR}/assets/gltf/BoxTextured/BoxTextured.gltf)
 endif()
 set_tests_properties(window_input PROPERTIES
   ENVIRONMENT "${ORR_WINDOW_TEST_ENV}"

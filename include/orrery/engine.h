@@ -135,6 +135,9 @@ typedef struct orr_stats {
      * mesh (before culling), 1 for a plain mesh; a LOD partner adds nothing
      * (it draws its source's far instances, counted with the source). */
     uint64_t instances_submitted;
+    /* Triangles of those instances (index count / 3 × instances submitted),
+     * before culling; LOD partners add nothing, as above. */
+    uint64_t triangles_submitted;
     /* Instances that passed culling (frustum, whole-cloud, GPU) and were drawn,
      * in frame `instances_visible_frame` (numbered from 0; the last rendered is
      * frames − 1). Without GPU-culled meshes that is the last frame. With them

@@ -201,6 +201,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     }
     orri_update_scene_ubo(e, s, sl, &fv);
     e->stats.instances_submitted = 0;
+    e->stats.triangles_submitted = 0;
     e->stats.bytes_uploaded_instances = 0;
     orri_update_draws(e, sg, s, sl, &fv);
     orri_frame_timestamp(&e->gpu, cmd, 0, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);

@@ -384,7 +384,11 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
         /* A LOD partner's own instances are placeholders: what it draws is
          * its source's far bucket, already counted with the source. */
-        if (d->lod_from < 0) e->stats.instances_submitted += t ? t->count : 1;
+        if (d->lod_from < 0) {
+            uint64_t instances = t ? t->count : 1;
+            e->stats.instances_submitted += instances;
+            e->stats.triangles_submitted += instances * (sg->meshes[orri_scene_slot(d->node)].index_count / 3);
+        }
         uint32_t count = draw_count(e, sg, s, fv, d, n, t, cell, sphere);
         uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
         visible_count += cpu_count;
