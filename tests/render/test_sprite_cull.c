@@ -13,32 +13,15 @@
 #include <orrery/orrery.h>
 
 #include "harness.h"
+#include "sprite_test_util.h"
 #include "support/test_support.h"
 
 static const double PI = 3.14159265358979323846;
 static orr_engine *engine, *fo_engine;
 enum { W = 320, H = 240, N = 2500 };
 
-static orr_engine *make_engine(bool fo) {
-    orr_engine *e = NULL;
-    orr_engine_desc d = {.width = W, .height = H, .msaa = 4, .floating_origin = fo ? &orr_floating_origin : NULL};
-    orr_test_validation_hook(&d);
-    if (orr_engine_create(&d, &e) != ORR_OK) {
-        fprintf(stderr, "%s\n", orr_engine_last_error(NULL));
-        exit(1);
-    }
-    return e;
-}
-
-static orr_texture sheet(orr_engine *e) {
-    orr_texture t = {0};
-    orr_texture_desc d = {.srgb = ORR_OFF,
-                          .mips = ORR_OFF,
-                          .invert_y = ORR_OFF,
-                          .sampler = {.wrap_u = ORR_WRAP_CLAMP, .wrap_v = ORR_WRAP_CLAMP}};
-    CHECK(orr_texture_load_file(e, orr_test_asset_path("sprites/sheet.png"), &d, &t) == ORR_OK);
-    return t;
-}
+static orr_engine *make_engine(bool fo) { return sprite_test_engine(fo, W, H); }
+static orr_texture sheet(orr_engine *e) { return sprite_test_sheet(e); }
 
 static uint32_t rng = 12345;
 static orr_sprite handles[N]; /* 0: destroyed (a destroyed slot is reused by the next sprite) */
@@ -206,6 +189,7 @@ TEST(visible_count_matches_cpu_frustum) {
 
 int main(int argc, char **argv) {
     orr_test_require_assets();
+    orr_test_mirror_disabled = true; /* compared with itself and a CPU reference, not with goldens */
     engine = make_engine(false);
     fo_engine = make_engine(true);
     int r = RUN_TESTS(argc, argv);
