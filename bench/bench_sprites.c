@@ -7,11 +7,15 @@
  *     (eye-relative anchor, radix sort: what every camera move costs then).
  *  2. frames: N FACING sprites (default: no sort, as Babylon.js) on a field
  *     under floating origin, the camera orbiting (no sprite changes: nothing
- *     is re-uploaded) against a raw instanced-quad
+ *     is re-uploaded), with GPU culling (the default: the cull pass, then only
+ *     the visible sprites drawn) and without (gpu_culling off: every quad
+ *     drawn, clipping drops the off-screen ones), against a raw instanced-quad
  *     baseline in the same run: the same N quads as thin instances of one
  *     plane (unlit, no culling), the same camera path. Median CPU ms of
- *     orr_engine_render and GPU ms of the render pass (gpu_timing), and the
- *     ratio baseline / sprites (target >= 0.9).
+ *     orr_engine_render and GPU ms from before the plugins' compute passes to
+ *     the end of the render pass (gpu_timing: the sprite cull pass is
+ *     inside), the sprites the cull pass kept, and the ratios baseline /
+ *     sprites (target >= 0.9).
  *
  *     bench_sprites [N] [frames] [--size WxH]     (defaults 1000000, 20, 1280x720; frames 0: pack only)
  * Output: a table, then `BENCH name value unit` lines. */
@@ -88,7 +92,10 @@ static void bench_pack(orr_engine *e, orr_texture sheet, uint32_t n) {
     orr_scene_destroy(s);
 }
 
-static orr_scene *frame_scene(orr_engine *e, orr_texture sheet, uint32_t n, bool sprites, orr_camera *cam) {
+static orr_sprite_manager *frame_manager;
+
+static orr_scene *frame_scene(orr_engine *e, orr_texture sheet, uint32_t n, bool sprites, bool culled,
+                              orr_camera *cam) {
     orr_scene *s;
     orr_scene_create(e, &(orr_scene_desc){.label = sprites ? "sprites" : "baseline"}, &s);
     orr_wpos base = far_base();
@@ -97,8 +104,13 @@ static orr_scene *frame_scene(orr_engine *e, orr_texture sheet, uint32_t n, bool
     orr_node_set_cell(s, orr_camera_node(*cam), base.cell);
     if (sprites) {
         orr_sprite_manager *m;
-        orr_sprite_manager_create(s, &(orr_sprite_manager_desc){.texture = sheet, .cell_width = 64, .capacity = n}, &m);
+        orr_sprite_manager_create(
+            s,
+            &(orr_sprite_manager_desc){
+                .texture = sheet, .cell_width = 64, .capacity = n, .gpu_culling = culled ? ORR_ON : ORR_OFF},
+            &m);
         fill(m, n);
+        if (culled) frame_manager = m;
         return s;
     }
     orr_geometry g;
@@ -157,22 +169,30 @@ int main(int argc, char **argv) {
         orr_engine_destroy(e);
         return 0;
     }
-    orr_camera cs, cb;
-    orr_scene *ss = frame_scene(e, sheet, n, true, &cs), *sb = frame_scene(e, sheet, n, false, &cb);
-    run_frames(e, ss, cs, 2), run_frames(e, sb, cb, 2); /* warm-up: buffers, pipelines */
-    bench_figures a = run_frames(e, ss, cs, frames), b = run_frames(e, sb, cb, frames);
+    orr_camera cc, cu, cb;
+    orr_scene *sc = frame_scene(e, sheet, n, true, true, &cc), *su = frame_scene(e, sheet, n, true, false, &cu),
+              *sb = frame_scene(e, sheet, n, false, false, &cb);
+    run_frames(e, sc, cc, 2), run_frames(e, su, cu, 2), run_frames(e, sb, cb, 2); /* warm-up: buffers, pipelines */
+    bench_figures c = run_frames(e, sc, cc, frames);
+    uint32_t kept = orr_sprite_manager_visible_count(frame_manager); /* a frame of the same camera path */
+    bench_figures u = run_frames(e, su, cu, frames), b = run_frames(e, sb, cb, frames);
     printf("%u quads, %dx%d, %d frames, camera moving:\n", n, w, h, frames);
+    printf("  sprites, GPU culled  CPU %.2f ms  GPU pass %.2f ms (cull pass included; %u of %u drawn, %.1f %%)\n"
+           "  sprites, unculled    CPU %.2f ms  GPU pass %.2f ms\n"
+           "  baseline             CPU %.2f ms  GPU pass %.2f ms (thin-instanced quads, no culling)\n",
+           c.render, c.gpu_pass, kept, n, 100.0 * kept / n, u.render, u.gpu_pass, b.render, b.gpu_pass);
+    double ratio = (b.render + b.gpu_pass) / (c.render + c.gpu_pass);
+    double ratio_u = (b.render + b.gpu_pass) / (u.render + u.gpu_pass);
+    printf("  sprites CPU per frame: %.2f ns/sprite\n", c.render * 1e6 / n);
+    printf("  speed vs baseline (CPU + GPU ms): culled %.2fx, unculled %.2fx (target >= 0.9)\n", ratio, ratio_u);
+    printf("  GPU pass culled vs unculled: %.2fx\n", u.gpu_pass / c.gpu_pass);
     printf(
-        "  sprites   CPU %.2f ms  GPU pass %.2f ms\n  baseline  CPU %.2f ms  GPU pass %.2f ms (thin-instanced quads)\n",
-        a.render, a.gpu_pass, b.render, b.gpu_pass);
-    double ratio = (b.render + b.gpu_pass) / (a.render + a.gpu_pass);
-    printf("  sprites CPU per frame: %.2f ns/sprite\n", a.render * 1e6 / n);
-    printf("  speed vs baseline (CPU + GPU ms): %.2fx (target >= 0.9)\n", ratio);
-    printf(
-        "BENCH sprite_frame_cpu %.3f ms\nBENCH sprite_frame_gpu %.3f ms\nBENCH quad_baseline_cpu %.3f ms\n"
-        "BENCH quad_baseline_gpu %.3f ms\nBENCH sprite_vs_baseline %.3f x\nBENCH sprite_frame_cpu_per_sprite %.3f ns\n",
-        a.render, a.gpu_pass, b.render, b.gpu_pass, ratio, a.render * 1e6 / n);
-    orr_scene_destroy(ss), orr_scene_destroy(sb);
+        "BENCH sprite_frame_cpu %.3f ms\nBENCH sprite_frame_gpu %.3f ms\nBENCH sprite_frame_unculled_cpu %.3f ms\n"
+        "BENCH sprite_frame_unculled_gpu %.3f ms\nBENCH sprite_visible %u sprites\nBENCH quad_baseline_cpu %.3f ms\n"
+        "BENCH quad_baseline_gpu %.3f ms\nBENCH sprite_vs_baseline %.3f x\nBENCH sprite_unculled_vs_baseline %.3f x\n"
+        "BENCH sprite_frame_cpu_per_sprite %.3f ns\n",
+        c.render, c.gpu_pass, u.render, u.gpu_pass, kept, b.render, b.gpu_pass, ratio, ratio_u, c.render * 1e6 / n);
+    orr_scene_destroy(sc), orr_scene_destroy(su), orr_scene_destroy(sb);
     orr_texture_destroy(e, sheet);
     orr_engine_destroy(e);
     return 0;

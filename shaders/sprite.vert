@@ -6,41 +6,20 @@
 // double-single, so only the float32 result of a moderate eye-relative vector
 // is ever rounded (the same precision as the float64 eye seam on the CPU).
 #include "sprite_common.glsl"
-#include "ds.glsl"
+#include "sprite_anchor.glsl"
+
+// GPU culling on (pc.culled): instance i draws the i-th visible sprite that
+// shaders/sprite_cull.comp kept, in the buffer's order.
+layout(std430, set = 0, binding = 3) readonly buffer Visible { uint visible[]; };
 
 layout(location = 0) out vec2 v_uv;
 layout(location = 1) out vec4 v_color;
 layout(location = 2) out vec3 v_view_pos; // Babylon.js vFogDistance
 
 const vec2 CORNERS[6] = vec2[](vec2(0, 0), vec2(1, 0), vec2(1, 1), vec2(0, 0), vec2(1, 1), vec2(0, 1));
-const float CELL = 1048576.0; // ORR_CELL_SIZE, 2^20 m
-
-// (a - b) · CELL for int64 cells given as (low, high) words, as double-single:
-// exact within ±2^31 cells (two 16-bit halves, each exact in float32);
-// beyond (2.2·10^15 m away) float32's precision is all the result keeps anyway.
-vec2 cell_metres(uint alo, uint ahi, uint blo, uint bhi) {
-    uint borrow;
-    uint lo = usubBorrow(alo, blo, borrow);
-    uint hi = ahi - bhi - borrow;
-    int d = int(lo);
-    if (hi != uint(d >> 31)) return ds_from((float(int(hi)) * 4294967296.0 + float(lo)) * CELL);
-    return ds_add(ds_from(float(d >> 16) * 65536.0 * CELL), ds_from(float(d & 0xffff) * CELL));
-}
-
-// Anchor minus eye, in metres.
-vec3 eye_relative(Sprite s) {
-    uvec2 sc[3] = uvec2[](s.cell_xy.xy, s.cell_xy.zw, s.cell_z.xy);
-    uvec2 ec[3] = uvec2[](frame.eye_cell_xy.xy, frame.eye_cell_xy.zw, frame.eye_cell_z.xy);
-    vec3 r;
-    for (int k = 0; k < 3; k++) {
-        vec2 local = ds_sub(vec2(s.hi_angle[k], s.lo_width[k]), vec2(frame.eye_hi[k], frame.eye_lo[k]));
-        r[k] = ds_value(ds_add(cell_metres(sc[k].x, sc[k].y, ec[k].x, ec[k].y), local));
-    }
-    return r;
-}
 
 void main() {
-    Sprite s = sprites[gl_InstanceIndex];
+    Sprite s = sprites[pc.culled != 0u ? visible[gl_InstanceIndex] : uint(gl_InstanceIndex)];
     if (s.misc.y != 0u) { // a free or invisible slot: outside the clip volume, dropped
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         v_uv = vec2(0.0), v_color = vec4(0.0), v_view_pos = vec3(0.0);

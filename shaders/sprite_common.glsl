@@ -1,6 +1,8 @@
 // sprite_common.glsl — the sprite passes' bindings (src/sprite/sprite_gpu.c).
 // Set 0: 0 the frame block (view, projection in the upload frame), 1 the
-// manager's sprites (orri_gpu_sprite, 80 bytes, camera-independent), 2 the sheet.
+// manager's sprites (orri_gpu_sprite, 80 bytes, camera-independent), 2 the
+// sheet; with GPU culling 3 the visible sprites' indices (sprite.vert reads,
+// sprite_cull.comp writes), 4-6 the cull pass's scratch and draw arguments.
 layout(set = 0, binding = 0) uniform SpriteFrame {
     mat4 view;
     mat4 projection;
@@ -11,6 +13,7 @@ layout(set = 0, binding = 0) uniform SpriteFrame {
     vec4 eye_hi;       // the eye's local offset, double-single high parts
     vec4 eye_lo;       // low parts
     vec4 eye_view;     // view · eye in the upload frame (about 0)
+    vec4 planes[6];    // frustum planes relative to the eye: n·(anchor − eye) + d >= 0 inside
 } frame;
 
 struct Sprite {
@@ -30,4 +33,7 @@ layout(push_constant) uniform SpritePush {
     float epsilon;  // quad inset
     uint alpha_test; // 1: discard below cutoff
     uint fog;        // 1: the manager's fogEnabled (Babylon.js default on)
+    uint culled;     // 1: draw visible[gl_InstanceIndex] (GPU culling), 0: sprites[gl_InstanceIndex]
+    uint count;      // sprite_cull.comp: records in the buffer
+    uint pass;       // sprite_cull.comp: 0 test + rank, 1 group offsets, 2 scatter
 } pc;

@@ -40,7 +40,14 @@
  * eye-relative in the vertex shader (cells first), so sprites at 10^12 m
  * render as at the origin and a frame where only the camera moves uploads
  * no sprite (without depth_sort): a change uploads only the changed sprites.
- * Off-screen sprites are dropped by the GPU's clipping (no CPU culling).
+ *
+ * Culling (gpu_culling, default on): a compute pass before the render pass
+ * tests each sprite (its anchor made eye-relative as the vertex shader does,
+ * the sphere of half its diagonal) against the camera frustum and compacts
+ * the visible ones in their drawing order (creation order, or back to front
+ * with depth_sort), so only they are drawn and the image is the one drawn
+ * without culling. Off: every sprite is drawn and the GPU's clipping drops
+ * the off-screen quads. No CPU culling either way.
  *
  * Frame animation (Babylon.js Sprite.playAnimation / _animate): playing sets
  * cellIndex = from and time 0; each advance by dt milliseconds adds dt to the
@@ -92,11 +99,12 @@ typedef struct orr_sprite_manager_desc {
     uint32_t cell_height; /* pixels; 0: cell_width */
     uint32_t capacity;    /* initial reservation; 0: 64; grows */
     orr_sprite_kind kind;
-    orr_opt_f64 cutoff;      /* alpha test threshold; default 0.95 (Babylon.js's sprite shader) */
-    orr_opt_f64 epsilon;     /* quad inset; default 0.01 (Babylon.js SpriteManager) */
-    orr_opt_bool depth_sort; /* FACING: sort back to front (CPU, each camera move); default off (Babylon.js) */
-    bool pickable;           /* Babylon.js SpriteManager.isPickable (default false) */
-    orr_opt_bool fog;        /* Babylon.js fogEnabled: the scene's fog applies; default on */
+    orr_opt_f64 cutoff;       /* alpha test threshold; default 0.95 (Babylon.js's sprite shader) */
+    orr_opt_f64 epsilon;      /* quad inset; default 0.01 (Babylon.js SpriteManager) */
+    orr_opt_bool depth_sort;  /* FACING: sort back to front (CPU, each camera move); default off (Babylon.js) */
+    bool pickable;            /* Babylon.js SpriteManager.isPickable (default false) */
+    orr_opt_bool fog;         /* Babylon.js fogEnabled: the scene's fog applies; default on */
+    orr_opt_bool gpu_culling; /* frustum culling in a compute pass before drawing; default on */
     const char *label;
 } orr_sprite_manager_desc;
 
@@ -112,6 +120,16 @@ uint32_t orr_sprite_manager_count(const orr_sprite_manager *manager);    /* live
 uint32_t orr_sprite_manager_capacity(const orr_sprite_manager *manager); /* reserved */
 uint32_t orr_sprite_manager_cell_count(const orr_sprite_manager *manager);
 void orr_sprite_manager_set_pickable(orr_sprite_manager *manager, bool pickable);
+/* GPU culling on or off from the next frame (the same image either way). */
+void orr_sprite_manager_set_gpu_culling(orr_sprite_manager *manager, bool enabled);
+/* The instance count of the manager's draw in the last frame whose count is
+ * known: with GPU culling, the sprites the cull pass kept, read back when
+ * that frame slot comes round again (so it describes the frame
+ * frames_in_flight frames before the last, as orr_stats.instances_visible);
+ * without, every record drawn (every slot, free and invisible ones included;
+ * with depth_sort the visible sprites). 0 before the first frame and on a
+ * scene without an engine. */
+uint32_t orr_sprite_manager_visible_count(const orr_sprite_manager *manager);
 /* Advances every playing sprite's frame animation by `milliseconds`. */
 void orr_sprite_manager_animate(orr_sprite_manager *manager, double milliseconds);
 

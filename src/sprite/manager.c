@@ -20,6 +20,7 @@ orr_sprite_manager_desc orr_sprite_manager_desc_defaults(const orr_sprite_manage
     if (!d.epsilon.set) d.epsilon = ORR_F64(0.01);
     if (!d.depth_sort.set) d.depth_sort = ORR_OFF; /* Babylon.js draws in creation order */
     if (!d.fog.set) d.fog = ORR_ON;
+    if (!d.gpu_culling.set) d.gpu_culling = ORR_ON;
     return d;
 }
 
@@ -125,6 +126,22 @@ void orr_sprite_manager_set_pickable(orr_sprite_manager *m, bool pickable) {
         return;
     }
     m->desc.pickable = pickable;
+}
+
+void orr_sprite_manager_set_gpu_culling(orr_sprite_manager *m, bool enabled) {
+    if (!m) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_sprite_manager_set_gpu_culling: manager is NULL");
+        return;
+    }
+    m->desc.gpu_culling = enabled ? ORR_ON : ORR_OFF;
+}
+
+uint32_t orr_sprite_manager_visible_count(const orr_sprite_manager *m) {
+    if (!m) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_sprite_manager_visible_count: manager is NULL");
+        return 0;
+    }
+    return orri_sprite_gpu_visible_count(m);
 }
 
 void orr_sprite_manager_animate(orr_sprite_manager *m, double ms) {

@@ -3,8 +3,9 @@
  * Default (creation order, as Babylon.js): one 80-byte record per slot,
  * camera-independent (the anchor's cell as int64 words, its local offset as
  * double-single; the vertex shader makes it eye-relative), rewritten only for
- * the slots that changed. No CPU frustum culling: the rasterizer's clipping
- * drops off-screen quads.
+ * the slots that changed. No CPU frustum culling: the GPU cull pass
+ * (sprite_cull.comp, decision 53) or, with it off, the rasterizer's clipping
+ * drops off-screen sprites.
  *
  * depth_sort (opt-in): the visible sprites back to front by view depth, a
  * stable LSD radix sort on 32-bit keys (three 11-bit passes), linear in the

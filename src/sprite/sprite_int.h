@@ -135,5 +135,7 @@ double orri_sprite_view_depth(const orri_sprite_frame *f, orr_dvec3 p);
 /* sprite_gpu.c: GPU half; called by manager.c. */
 orr_result orri_sprite_gpu_attach(orr_sprite_manager *m);
 void orri_sprite_gpu_detach(orr_sprite_manager *m);
+/* orr_sprite_manager_visible_count (0 without a GPU half). */
+uint32_t orri_sprite_gpu_visible_count(const orr_sprite_manager *m);
 
 #endif

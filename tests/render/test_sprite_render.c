@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "sprite/sprite_int.h"
+#include "sprite_test_util.h"
 #include "support/test_support.h"
 
 static const double PI = 3.14159265358979323846;
@@ -19,26 +20,8 @@ static orr_engine *engine, *fo_engine;
  * nodes (false for the Babylon.js -rh references, rendered unmirrored). */
 static bool mirror_sprites = ORR_RIGHT_HANDED != 0;
 
-static orr_engine *make_engine(bool fo) {
-    orr_engine *e = NULL;
-    orr_engine_desc d = {.width = 640, .height = 480, .msaa = 4, .floating_origin = fo ? &orr_floating_origin : NULL};
-    orr_test_validation_hook(&d);
-    if (orr_engine_create(&d, &e) != ORR_OK) {
-        fprintf(stderr, "%s\n", orr_engine_last_error(NULL));
-        exit(1);
-    }
-    return e;
-}
-
-static orr_texture sheet(orr_engine *e) {
-    orr_texture t = {0};
-    orr_texture_desc d = {.srgb = ORR_OFF,
-                          .mips = ORR_OFF,
-                          .invert_y = ORR_OFF,
-                          .sampler = {.wrap_u = ORR_WRAP_CLAMP, .wrap_v = ORR_WRAP_CLAMP}};
-    CHECK(orr_texture_load_file(e, orr_test_asset_path("sprites/sheet.png"), &d, &t) == ORR_OK);
-    return t;
-}
+static orr_engine *make_engine(bool fo) { return sprite_test_engine(fo, 640, 480); }
+static orr_texture sheet(orr_engine *e) { return sprite_test_sheet(e); }
 
 /* The spec's twelve sprites plus s12; positions offset by `base`. In the
  * right-handed run the scene is mirrored in Z by the harness (nodes only):
