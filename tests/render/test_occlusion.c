@@ -141,6 +141,44 @@ TEST(occlusion_is_invisible_across_poses_msaa4) { sweep(engine, (orr_dvec3){0, 0
 
 TEST(occlusion_is_invisible_far_from_origin_floating_origin) { sweep(fo_engine, (orr_dvec3){5e6, 0, -3e6}, "fo-5e6"); }
 
+/* Instances that move out from behind the wall, and new ones that grow the
+ * capacity (new visibility words, new culled buffers), appear in the frame
+ * they change in: phase 2 draws them although last frame hid them. */
+TEST(occlusion_follows_moves_and_capacity_growth) {
+    orr_mesh fo, fp;
+    orr_scene *occl = field_scene(engine, true, (orr_dvec3){0, 0, 0}, &fo);
+    orr_scene *plain = field_scene(engine, false, (orr_dvec3){0, 0, 0}, &fp);
+    orr_image8 a, b;
+    for (int step = 0; step < 3; step++) {
+        if (step == 1) /* 40 hidden boxes jump in front of the wall */
+            for (uint32_t i = 0; i < 40; i++) {
+                orr_mat4f m = placed(-8 + i * 0.4, 0.5 + (i % 3), -2, 0.3);
+                orr_instances_set_matrix(occl, fo, i * 37, m);
+                orr_instances_set_matrix(plain, fp, i * 37, m);
+            }
+        if (step == 2) /* 600 more: 2 200 instances, the capacity grows past 2 048 */
+            for (int i = 0; i < 600; i++) {
+                orr_mat4f m = placed(-12 + (i % 60) * 0.4, 4 + (i / 60) * 0.5, -1 - (i % 7) * 0.5, 0.2);
+                orr_instances_add(occl, fo, m, NULL);
+                orr_instances_add(plain, fp, m, NULL);
+            }
+        REQUIRE(orr_test_render(engine, occl, step == 0 ? 2 : 1, &a));
+        uint32_t na = drawn(engine, occl, fo);
+        REQUIRE(orr_test_render(engine, plain, step == 0 ? 2 : 1, &b));
+        uint32_t nb = drawn(engine, plain, fp);
+        orr_diff d = orr_test_compare(&a, &b);
+        printf("step %d: occlusion vs frustum only MAD %.4f max %d; drawn %u vs %u of %u\n", step, d.mad, d.max, na, nb,
+               orr_instances_get_count(occl, fo));
+        CHECK(d.mad == 0 && d.max == 0);
+        CHECK(na < nb);
+        orr_test_image_free(&a);
+        orr_test_image_free(&b);
+    }
+    CHECK(orr_instances_get_capacity(occl, fo) > 2048);
+    orr_scene_destroy(occl);
+    orr_scene_destroy(plain);
+}
+
 /* ---- visible count against a CPU reference ---------------------------------------- */
 
 typedef struct rect {
