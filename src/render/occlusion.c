@@ -98,6 +98,7 @@ static orr_result make_pyramid(orr_engine *e) {
                                       "depth pyramid", &e->occl.pyramid);
     if (r != ORR_OK) return r;
     e->occl.levels = levels;
+    e->occl.depth_view = e->depth.view, e->occl.width = e->width, e->occl.height = e->height;
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = e->occl.pool,
                                       .descriptorSetCount = 1,
@@ -134,7 +135,19 @@ static orr_result make_pyramid(orr_engine *e) {
     return ORR_OK;
 }
 
+/* After orr_engine_resize (which waits for the device) the target is new:
+ * the old pyramid and set go through the delete queue, new ones are made. */
+static void drop_pyramid(orr_engine *e) {
+    orri_delete_push(&e->gpu,
+                     &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET, .u.set = {e->occl.pool, e->occl.hiz_set}});
+    orri_buffer_destroy_deferred(&e->gpu, &e->occl.pyramid);
+    e->occl.hiz_set = VK_NULL_HANDLE;
+}
+
 static orr_result ensure_engine(orr_engine *e) {
+    if (e->occl.hiz_set &&
+        (e->occl.depth_view != e->depth.view || e->occl.width != e->width || e->occl.height != e->height))
+        drop_pyramid(e);
     if (e->occl.hiz_set) return ORR_OK;
     orr_result r = e->occl.pool ? ORR_OK : make_layouts(e);
     if (r == ORR_OK && !e->occl.cull) r = make_pipelines(e);
@@ -204,7 +217,9 @@ orr_result orri_occlusion_prepare(orr_engine *e, orri_scene_gpu *sg, orri_slot *
     if (r == ORR_OK) r = ensure_visible(e, g, cmd);
     if (r != ORR_OK) return r;
     sl->occl_draws++;
-    if (g->cull[slot].set_late == sl->late_args.buffer && g->cull[slot].set_visible == g->visible.buffer) return ORR_OK;
+    if (g->cull[slot].set_late == sl->late_args.buffer && g->cull[slot].set_visible == g->visible.buffer &&
+        g->cull[slot].set_pyramid == e->occl.pyramid.buffer)
+        return ORR_OK;
     VkDescriptorBufferInfo b[3] = {{e->occl.pyramid.buffer, 0, VK_WHOLE_SIZE},
                                    {g->visible.buffer, 0, VK_WHOLE_SIZE},
                                    {sl->late_args.buffer, 0, VK_WHOLE_SIZE}};
@@ -218,6 +233,7 @@ orr_result orri_occlusion_prepare(orr_engine *e, orri_scene_gpu *sg, orri_slot *
                                       .pBufferInfo = &b[k]};
     vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
     g->cull[slot].set_late = sl->late_args.buffer, g->cull[slot].set_visible = g->visible.buffer;
+    g->cull[slot].set_pyramid = e->occl.pyramid.buffer;
     return ORR_OK;
 }
 

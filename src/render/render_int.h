@@ -88,6 +88,8 @@ struct orr_engine {
         VkDescriptorSet hiz_set;
         orri_buffer pyramid;
         uint32_t levels;
+        VkImageView depth_view; /* the pyramid and its set are for this depth target */
+        uint32_t width, height;
     } occl;
     VkDescriptorSetLayout scatter_set_layout;
     VkPipelineLayout scatter_layout;
@@ -130,7 +132,7 @@ typedef struct orri_thin_gpu {
         VkDescriptorSet set;
         VkDescriptorPool set_pool;                      /* the scene's pool `set` came from */
         VkBuffer set_args, set_params, set_in, set_pos; /* buffers the set was written for */
-        VkBuffer set_late, set_visible;                 /* occlusion: bindings 10 and 11 */
+        VkBuffer set_pyramid, set_late, set_visible;    /* occlusion: bindings 9, 10 and 11 */
     } cull[ORRI_MAX_FRAMES];
     /* Occlusion culling (occlusion.c): one word per instance, 1 when it was
      * visible at the end of the last frame; shared by the frame slots (frames
