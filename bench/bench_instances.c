@@ -21,13 +21,20 @@
  *  3. updates: the culled field with 1 % of its instances moved every frame
  *     (orr_instances_set_matrix on N/100 random indices) against no updates:
  *     bytes uploaded per frame and frame time.
+ *  5. occlusion: the culling benchmark's field and camera (10 % in view) with
+ *     a slab halfway between the eye and the ground, its size bisected so
+ *     that 90 % of the frustum-visible instances are hidden (CPU estimate by
+ *     lines of sight; the drawn counts read back from the GPU are reported;
+ *     ORR_BENCH_PNG=file saves the occlusion scene's image); the same scene with frustum culling only and with
+ * two-phase occlusion culling (orr_instances_enable_occlusion_culling), interleaved: GPU time (uploads + culling +
+ * render pass, which includes the depth pyramid and phase 2) and wall time per frame.
  *  4. CPU: a static scene of M instanced meshes (K thin instances each): the
  *     calling thread's CPU time per orr_engine_render (CLOCK_THREAD_CPUTIME_ID)
  *     and orr_stats.records / replays after warm-up.
  *
  *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--cpu MxK]
  *                     [--frames F] [--warm W] [--size WxH] [--msaa 1|4]
- *                     [--only throughput,cull,update,cpu] [--unlit]
+ *                     [--only throughput,cull,update,cpu,occlusion] [--unlit]
  * Full defaults: 10^5 and 10^6 instances, 1920×1080, MSAA 4, 150 frames per
  * block, culling field 10^6, CPU scene 1000 × 100. --quick (lavapipe):
  * 10^4 and 10^5, 640×360, 8 frames per block, field 10^5, CPU scene 1000 × 10.
@@ -727,6 +734,107 @@ static void bench_cull_update(const opts *o, bool do_cull, bool do_update) {
     orr_engine_destroy(e);
 }
 
+/* ---- 5. occlusion culling --------------------------------------------------------------------- */
+
+/* A horizontal slab (the "wall") halfway between the eye and the ground field:
+ * an instance is hidden when the lines of sight from the eye to the 8 corners
+ * of its bounding sphere's cube all cross the slab's top face (a square of half
+ * size `half` around `mid` at height `top`). Returns the hidden fraction of the
+ * frustum-visible instances. */
+static double hidden_fraction(bench_scene *b, const float *mats, uint32_t n, double aspect, orr_dvec3 eye,
+                              orr_dvec3 mid, double top, double half) {
+    orr_dmat4 vp =
+        orr_dmat4_mul(orr_camera_get_projection_matrix(b->s, b->cam, aspect), orr_camera_get_view_matrix(b->s, b->cam));
+    orr_frustum f = orr_frustum_from_matrix(vp);
+    orr_dsphere local = orr_mesh_get_local_sphere(b->s, b->mesh);
+    uint32_t in = 0, hidden = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const float *m = mats + (size_t)i * 16;
+        orr_dsphere sp = {{local.center.x + m[12], local.center.y + m[13], local.center.z + m[14]}, local.radius};
+        if (!orr_frustum_test_sphere(&f, sp)) continue;
+        in++;
+        bool all = true;
+        for (int k = 0; k < 8 && all; k++) {
+            orr_dvec3 q = {sp.center.x + (k & 1 ? sp.radius : -sp.radius),
+                           sp.center.y + (k & 2 ? sp.radius : -sp.radius),
+                           sp.center.z + (k & 4 ? sp.radius : -sp.radius)};
+            double t = (top - eye.y) / (q.y - eye.y);
+            double x = eye.x + t * (q.x - eye.x), z = eye.z + t * (q.z - eye.z);
+            all = fabs(x - mid.x) < half && fabs(z - mid.z) < half;
+        }
+        hidden += all;
+    }
+    return in ? (double)hidden / in : 0;
+}
+
+static void bench_occlusion(const opts *o) {
+    orr_engine *e = make_engine(o);
+    double aspect = (double)o->w / o->h, extent;
+    uint32_t n = o->cull_n;
+    float *mats = grid2d(n, &extent);
+    bench_scene fr = make_scene(e, mats, n, true), oc = make_scene(e, mats, n, true);
+    orr_instances_enable_occlusion_culling(oc.s, oc.mesh, true);
+    double in_view = aim_at_fraction(&fr, mats, n, extent, aspect, 0.10); /* the culling benchmark's camera */
+    orr_dvec3 eye = orr_camera_get_position(fr.s, fr.cam);
+    place_camera(&oc, eye, (orr_dvec3){0, 0, 0}, 1.0, 1e5);
+    /* The slab: its top face halfway up, under the line of sight to the
+     * field's centre; half size bisected for 90 % hidden. */
+    double top = eye.y * 0.5, lo = 0, hi = extent, frac = 0, half = 0;
+    orr_dvec3 mid = orr_dvec3_scale(eye, 0.5);
+    for (int it = 0; it < 40; it++) {
+        half = 0.5 * (lo + hi);
+        frac = hidden_fraction(&fr, mats, n, aspect, eye, mid, top, half);
+        if (fabs(frac - 0.9) < 0.002) break;
+        if (frac < 0.9)
+            lo = half;
+        else
+            hi = half;
+    }
+    bench_scene *both[2] = {&fr, &oc};
+    for (int k = 0; k < 2; k++) {
+        orr_geometry g;
+        orr_geometry_build_box(NULL, NULL, &g);
+        orr_mesh wall =
+            orr_mesh_create(both[k]->s, &(orr_mesh_desc){.geometry = &g, .position = {mid.x, top - 0.1, mid.z}});
+        orr_node_set_scaling(both[k]->s, orr_mesh_node(wall), (orr_dvec3){2 * half, 0.2, 2 * half});
+        orr_geometry_free(&g);
+    }
+    block Fr = {0}, Oc = {0};
+    uint64_t vis[2];
+    for (int rep = 0; rep < 2; rep++) {
+        add(&Fr, run_orrery(e, fr.s, o->warm, o->frames, NULL, NULL));
+        vis[0] = orr_query_stats(e).instances_visible;
+        add(&Oc, run_orrery(e, oc.s, o->warm, o->frames, NULL, NULL));
+        vis[1] = orr_query_stats(e).instances_visible;
+    }
+    if (getenv("ORR_BENCH_PNG")) { /* look at the scene */
+        orr_engine_render(e, oc.s);
+        orr_engine_save_png(e, getenv("ORR_BENCH_PNG"));
+    }
+    double gfr = Fr.gpu_a_ms + Fr.gpu_b_ms, goc = Oc.gpu_a_ms + Oc.gpu_b_ms;
+    printf("\n## Occlusion: %u instances on a ground field (%.1f %% in the frustum) under a slab hiding %.1f %% of the "
+           "frustum-visible (CPU estimate), %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
+           n, in_view * 100, frac * 100, o->w, o->h, o->msaa, o->frames, device_name);
+    printf("| culling | instances drawn (GPU) | ms/frame (wall) | GPU uploads + cull ms | GPU render ms (with pyramid "
+           "and phase 2) | GPU total ms |\n|---|---|---|---|---|---|\n");
+    printf("| frustum | %llu | %.3f | %.3f | %.3f | %.3f |\n", (unsigned long long)vis[0], ms_per_frame(Fr),
+           Fr.gpu_a_ms, Fr.gpu_b_ms, gfr);
+    printf("| frustum + occlusion | %llu | %.3f | %.3f | %.3f | %.3f |\n", (unsigned long long)vis[1], ms_per_frame(Oc),
+           Oc.gpu_a_ms, Oc.gpu_b_ms, goc);
+    double hidden = vis[0] ? 1.0 - (double)vis[1] / vis[0] : 0;
+    printf("\nhidden by occlusion culling %.1f %% of the frustum-visible; speed-up (GPU timestamps) %.2fx, (wall) "
+           "%.2fx\n\n",
+           hidden * 100, gfr / goc, ms_per_frame(Fr) / ms_per_frame(Oc));
+    printf("BENCH occl_hidden_fraction %.4f x\nBENCH occl_gpu_ms_frustum %.4f ms\nBENCH occl_gpu_ms_occlusion %.4f "
+           "ms\n",
+           hidden, gfr, goc);
+    printf("BENCH occl_speedup_gpu %.3f x\nBENCH occl_speedup_wall %.3f x\n", gfr / goc,
+           ms_per_frame(Fr) / ms_per_frame(Oc));
+    orr_engine_wait_idle(e);
+    free(mats);
+    orr_engine_destroy(e);
+}
+
 /* ---- 4. CPU time, many instanced meshes -------------------------------------------------------- */
 
 static void bench_cpu(const opts *o) {
@@ -775,7 +883,7 @@ static int usage(FILE *f, const char *prog, const char *bad, int status) {
     if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
     fprintf(f,
             "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--cpu MxK] [--frames F] [--warm W]\n"
-            "       [--size WxH] [--msaa 1|4] [--only throughput,cull,update,cpu] [--unlit]\n",
+            "       [--size WxH] [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion] [--unlit]\n",
             prog);
     return status;
 }
@@ -790,7 +898,7 @@ int main(int argc, char **argv) {
               .w = 1920,
               .h = 1080,
               .msaa = 4,
-              .only = "throughput,cull,update,cpu"};
+              .only = "throughput,cull,update,cpu,occlusion"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) {
             o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10;
@@ -835,5 +943,6 @@ int main(int argc, char **argv) {
     bool c = strstr(o.only, "cull") != NULL, u = strstr(o.only, "update") != NULL;
     if (c || u) bench_cull_update(&o, c, u), fflush(stdout);
     if (strstr(o.only, "cpu")) bench_cpu(&o), fflush(stdout);
+    if (strstr(o.only, "occlusion")) bench_occlusion(&o), fflush(stdout);
     return 0;
 }

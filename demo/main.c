@@ -91,7 +91,7 @@ static void add_instance_field(orr_scene *s) {
     orr_instances_set(s, box, mats, (uint32_t)k);
     orr_instances_set_colors(s, box, cols, (uint32_t)k);
     orr_instances_add(s, far, orr_dmat4_to_f32(orr_dmat4_identity()), NULL); /* thin state for pairing */
-    orr_instances_enable_gpu_culling(s, box, true);
+    orr_instances_enable_occlusion_culling(s, box, true); /* GPU culling: frustum, then occlusion (two phases) */
     orr_instances_set_lod_partner(s, box, far, &(orr_instances_lod_desc){.distance = 90, .band = 20});
     free(mats);
     free(cols);

@@ -9,7 +9,13 @@
 // position stored as double-single pairs; the final world translation is
 // computed here, eye-relative, in double-single arithmetic, and the culled
 // matrix written out is the whole final world (the draw's mesh world is then
-// the identity). Included by cull.comp and cull_planet.comp.
+// the identity). With ORR_OCCLUSION (cull_occlusion.comp) the pass runs twice
+// a frame, two-phase occlusion culling (src/render/occlusion.c): phase 1 keeps
+// the frustum-visible instances whose visibility word says "visible last
+// frame"; phase 2 tests every frustum-visible instance against the depth
+// pyramid of what phase 1 drew, writes the words, and appends the newly
+// visible ones after phase 1's (their count goes to the late arguments).
+// Included by cull.comp, cull_planet.comp and cull_occlusion.comp.
 #include "gpu_types_cull.h"
 #ifdef ORR_PLANET
 #include "ds.glsl"
@@ -25,6 +31,49 @@ layout(set = 0, binding = 5, std430) buffer Args { uint args[]; };
 layout(set = 0, binding = 6, std430) writeonly buffer FarMatrices { mat4 far_matrices[]; };
 layout(set = 0, binding = 7, std430) writeonly buffer FarColors { vec4 far_colors[]; };
 layout(set = 0, binding = 8, std430) readonly buffer Positions { vec4 positions[]; }; // hi, lo per instance
+#ifdef ORR_OCCLUSION
+layout(set = 0, binding = 9, std430) readonly buffer Pyramid { float hiz[]; };
+layout(set = 0, binding = 10, std430) buffer Visibility { uint visible[]; };
+layout(set = 0, binding = 11, std430) buffer LateArgs { uint late_args[]; };
+layout(push_constant) uniform Occlusion { OrriOcclusion occ; };
+
+// Conservative: true only when every pixel the sphere (c, r) can cover holds
+// depth strictly nearer than the sphere's nearest point. The 8 corners of the
+// sphere's cube bound its projection (convex) and its nearest depth (reverse-Z
+// depth is monotonic in view depth, extreme at a corner). Pyramid level k,
+// texel x covers level-0 pixels [x·2^k, (x+1)·2^k); each texel holds the
+// farthest (smallest, reverse-Z) depth of those pixels.
+bool occluded(vec3 c, float r) {
+    vec2 lo = vec2(1e30), hi = vec2(-1e30);
+    float znear = 0.0;
+    for (int k = 0; k < 8; k++) {
+        vec3 p = c + r * vec3((k & 1) != 0 ? 1.0 : -1.0, (k & 2) != 0 ? 1.0 : -1.0, (k & 4) != 0 ? 1.0 : -1.0);
+        vec4 q = occ.view_proj * vec4(p, 1.0);
+        if (q.w <= 1e-6) return false; // reaches the eye plane: visible
+        vec3 n = q.xyz / q.w;
+        lo = min(lo, n.xy), hi = max(hi, n.xy);
+        znear = max(znear, n.z);
+    }
+    if (znear >= 1.0) return false; // crosses the near plane
+    // Pixels: x = (ndc.x + 1)/2 · W, y = (1 − ndc.y)/2 · H (negative-height viewport).
+    vec2 size = occ.screen.xy;
+    vec2 p0 = vec2((lo.x + 1.0) * 0.5, (1.0 - hi.y) * 0.5) * size - 1.0; // one pixel of margin
+    vec2 p1 = vec2((hi.x + 1.0) * 0.5, (1.0 - lo.y) * 0.5) * size + 1.0;
+    ivec2 a = clamp(ivec2(floor(p0)), ivec2(0), ivec2(size) - 1);
+    ivec2 b = clamp(ivec2(floor(p1)), ivec2(0), ivec2(size) - 1);
+    uint level = 0u, w = uint(size.x), h = uint(size.y), base = 0u;
+    while (((b.x >> level) - (a.x >> level)) > 1 || ((b.y >> level) - (a.y >> level)) > 1) {
+        base += w * h;
+        w = (w + 1u) >> 1u, h = (h + 1u) >> 1u;
+        level++;
+    }
+    float farthest = 1.0;
+    for (int y = a.y >> level; y <= (b.y >> level); y++)
+        for (int x = a.x >> level; x <= (b.x >> level); x++) farthest = min(farthest, hiz[base + uint(y) * w + uint(x)]);
+    // Strictly behind, with a relative margin for float32 projection error.
+    return znear * (1.0 + 1.0 / 4096.0) < farthest;
+}
+#endif
 
 #ifdef ORR_PLANET
 // Eye-relative world of instance i: rotation/scale R = mat3(mesh_world) ·
@@ -61,8 +110,22 @@ void main() {
     float s = sqrt(max(dot(w[0].xyz, w[0].xyz), max(dot(w[1].xyz, w[1].xyz), dot(w[2].xyz, w[2].xyz))));
     float r = cull.sphere.w * s;
     if (s == 0.0) return; // parked (zero-scale) instance
+#ifdef ORR_OCCLUSION
+    bool inside = true;
+    for (int p = 0; p < 6; p++)
+        if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) inside = false;
+    bool was = visible[i] != 0u;
+    if (occ.phase.x == 1u) {
+        if (!inside || !was) return;
+    } else {
+        bool now = inside && !occluded(c, r);
+        visible[i] = now ? 1u : 0u;
+        if (!now || was) return; // drawn in phase 1 already, or hidden
+    }
+#else
     for (int p = 0; p < 6; p++)
         if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) return;
+#endif
     if (cull.lod.z > 0.5) {
         // Distance LOD: beyond distance ± band/2 (per-instance dither) the
         // instance goes to the partner's bucket.
@@ -71,12 +134,18 @@ void main() {
         float dither = float(h) * (1.0 / 4294967296.0) - 0.5;
         if (distance(c, cull.eye.xyz) >= cull.lod.x + dither * cull.lod.y) {
             uint slot = atomicAdd(args[cull.info.z], 1u);
+#ifdef ORR_OCCLUSION
+            if (occ.phase.x == 2u) atomicAdd(late_args[occ.phase.z], 1u);
+#endif
             far_matrices[slot] = inst;
             far_colors[slot] = in_colors[i];
             return;
         }
     }
     uint slot = atomicAdd(args[cull.info.y], 1u);
+#ifdef ORR_OCCLUSION
+    if (occ.phase.x == 2u) atomicAdd(late_args[occ.phase.y], 1u);
+#endif
     out_matrices[slot] = inst;
     out_colors[slot] = in_colors[i];
 }

@@ -144,6 +144,21 @@ orr_dbox orr_instances_query_local_box(orr_scene *scene, orr_mesh mesh);
 /* ---- renderer switches (setup time, before the mesh is first rendered) ------------ */
 /* GPU frustum culling of this mesh's instances (opaque materials only). */
 void orr_instances_enable_gpu_culling(orr_scene *scene, orr_mesh mesh, bool enabled);
+/* Two-phase GPU occlusion culling of this mesh's instances (turns GPU culling
+ * on; opaque materials only; not for planetary instances, which keep frustum
+ * culling). Each frame the renderer first draws the instances that were
+ * visible last frame (a visibility word per instance stays on the GPU), builds
+ * a depth pyramid from that depth, tests every frustum-visible instance's
+ * bounding sphere against it, and draws the newly visible ones in a second
+ * phase before anything transparent. Conservative: the image is the same as
+ * with frustum culling alone (an instance is dropped only when every pixel its
+ * sphere can cover is already nearer); what is saved is the vertex and
+ * fragment work of hidden instances. Costs a second compute pass, the pyramid
+ * (about 4/3 × width × height floats per engine) and splitting the render pass
+ * in two. Works with LOD partners (both buckets), floating origin and cells
+ * (eye-relative, as the frustum test); shadow passes never use it. Setup time:
+ * before the mesh is first rendered. See docs/decisions.md 55. */
+void orr_instances_enable_occlusion_culling(orr_scene *scene, orr_mesh mesh, bool enabled);
 /* Planetary instances (beyond float32 matrices): one float64 position per
  * active instance, in the mesh's frame, added to the instance matrix's
  * translation. Stored on the GPU as double-single pairs (orrery/double_single.h) and

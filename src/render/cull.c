@@ -13,16 +13,25 @@
 
 /* ---- thin instances: uploads and the culling pass (primary, before rendering) ---- */
 
-static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, orri_thin_gpu *g) {
+/* An occlusion-culled draw's set has the occlusion layout (three more
+ * bindings, written by orri_occlusion_prepare) and comes from its pool. */
+static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, orri_thin_gpu *g,
+                           bool occl) {
     if (!g->cull[slot].set) {
+        VkDescriptorSetLayout layout = e->cull_set_layout;
+        VkDescriptorPool pool = sg->desc_pool;
+        if (occl) {
+            orr_result r = orri_occlusion_set_source(e, &layout, &pool);
+            if (r != ORR_OK) return r;
+        }
         VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-                                          .descriptorPool = sg->desc_pool,
+                                          .descriptorPool = pool,
                                           .descriptorSetCount = 1,
-                                          .pSetLayouts = &e->cull_set_layout};
+                                          .pSetLayouts = &layout};
         orr_result r =
             orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &g->cull[slot].set), "cull set");
         if (r != ORR_OK) return r;
-        g->cull[slot].set_pool = sg->desc_pool;
+        g->cull[slot].set_pool = pool;
     }
     VkBuffer pos = g->positions.buffer ? g->positions.buffer : g->matrices.buffer; /* unused without positions */
     if (g->cull[slot].set_args == sl->indirect.buffer && g->cull[slot].set_params == sl->cull_params.buffer &&
@@ -129,9 +138,10 @@ static orr_result prepare_culling(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         if (!d->culled) continue;
-        bool replaced;
+        bool replaced, occl = orri_draw_occludes(s, d);
         orr_result r = orri_thin_gpu_cull_prepare(e, d->thin, NULL, sl, slot, &replaced);
-        if (r == ORR_OK) r = cull_set(e, sg, sl, slot, d->thin);
+        if (r == ORR_OK) r = cull_set(e, sg, sl, slot, d->thin, occl);
+        if (r == ORR_OK && occl) r = orri_occlusion_prepare(e, sg, sl, slot, d->thin, NULL, cmd);
         if (r != ORR_OK) return r;
         if (replaced) sl->recorded_epoch = 0;
         write_cull_params(e, sg, s, sl, fv, i);
@@ -146,23 +156,31 @@ static orr_result prepare_culling(orr_engine *e, orri_scene_gpu *sg, orr_scene *
 orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                const orri_view *fv, VkCommandBuffer cmd) {
     uint32_t culled;
+    sl->occl_draws = 0; /* counted by prepare_culling */
     orr_result r = upload_instances(e, sg, s, cmd, &culled);
     if (r != ORR_OK || !culled) return r;
     /* Culling: reset each instance count, then one thread per instance. */
     r = prepare_culling(e, sg, s, sl, slot, fv, cmd);
     if (r != ORR_OK) return r;
+    /* COMPUTE: the last frame's phase 2 wrote the visibility words. */
     orri_memory_barrier(cmd,
                         VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
-                            VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT,
-                        VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                            VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     orri_cmd_label_begin(&e->gpu, cmd, "thin-instance culling");
     VkPipeline bound = VK_NULL_HANDLE;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         if (!d->culled) continue;
-        VkPipeline want = d->planet ? e->cull_planet_pipeline : e->cull_pipeline;
+        bool occl = orri_draw_occludes(s, d);
+        VkPipeline want = occl ? e->occl.cull : d->planet ? e->cull_planet_pipeline : e->cull_pipeline;
         if (want != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, want), bound = want;
+        if (occl) {
+            orri_occlusion_dispatch(e, sg, s, slot, i, 1, fv, cmd); /* phase 1: visible last frame */
+            continue;
+        }
         orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_scene_node(s, d->node)), sl, slot, i, cmd);
     }
     orri_cmd_label_end(&e->gpu, cmd);

@@ -41,15 +41,17 @@ orr_result orri_target_create(orr_engine *e) {
                                              .label = "target colour"},
                           &e->color);
     if (r == ORR_OK)
-        r = orri_image_create(gpu,
-                              &(orri_image_desc){.width = e->width,
-                                                 .height = e->height,
-                                                 .format = ORRI_DEPTH_FORMAT,
-                                                 .samples = samples,
-                                                 .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                                                 .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
-                                                 .label = "target depth"},
-                              &e->depth);
+        r = orri_image_create(
+            gpu,
+            &(orri_image_desc){.width = e->width,
+                               .height = e->height,
+                               .format = ORRI_DEPTH_FORMAT,
+                               .samples = samples,
+                               /* sampled: the occlusion depth pyramid */
+                               .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                               .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+                               .label = "target depth"},
+            &e->depth);
     if (r == ORR_OK && e->msaa > 1)
         r = orri_image_create(gpu,
                               &(orri_image_desc){.width = e->width,

@@ -28,6 +28,30 @@ typedef struct orri_gpu_cull {
 } orri_gpu_cull;
 #endif
 #define ORRI_CULL_STRIDE 256u
+
+/* Two-phase occlusion culling (src/render/occlusion.c): push constants of
+ * shaders/cull_occlusion.comp. view_proj is the frame's, in the upload frame
+ * (the frame of the culling spheres); screen = (width, height, 0, 0);
+ * phase.x = 1 (draw what was visible last frame) or 2 (test the pyramid, draw
+ * the newly visible, write the visibility words); phase.y = late arguments'
+ * uint of the near bucket, phase.z = of the far bucket. */
+#define ORRI_OCCLUSION_FIELDS \
+    ORR_MAT4 view_proj;       \
+    ORR_VEC4 screen;          \
+    ORR_UVEC4 phase;
+#if defined(VULKAN) || defined(GL_SPIRV)
+struct OrriOcclusion {
+    ORRI_OCCLUSION_FIELDS
+};
+#else
+typedef struct orri_gpu_occlusion {
+    ORRI_OCCLUSION_FIELDS
+} orri_gpu_occlusion;
+#endif
+/* Depth-pyramid passes (shaders/hiz_*.comp): push constants, 8 uints:
+ * source width, height, source offset (floats, buffer levels), destination
+ * width, height, destination offset, 0, 0. */
+#define ORRI_HIZ_GROUP 8u
 #define ORRI_CULL_GROUP 64u
 
 /* Deterministic per-instance dither in [0, 1) (a PCG-style integer hash), the

@@ -23,6 +23,7 @@ static void release(orr_scene *s, orri_thin_instances *t) {
     orri_buffer_destroy_deferred(&e->gpu, &g->matrices);
     orri_buffer_destroy_deferred(&e->gpu, &g->colors);
     orri_buffer_destroy_deferred(&e->gpu, &g->positions);
+    orri_buffer_destroy_deferred(&e->gpu, &g->visible);
     for (int i = 0; i < ORRI_MAX_FRAMES; i++) {
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].matrices);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[i].colors);

@@ -56,17 +56,27 @@ orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd) {
     return ORR_OK;
 }
 
+/* The late pass (occlusion culling's phase 2) draws only the occlusion-culled
+ * draws and their LOD partners, from the late arguments. */
+static bool in_late_pass(orri_scene_gpu *sg, orr_scene *s, const orri_draw *d) {
+    return orri_draw_occludes(s, d) || (d->lod_from >= 0 && orri_draw_occludes(s, &sg->draws[d->lod_from]));
+}
+
 static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
-                              VkCommandBuffer cmd, bool transparent) {
+                              VkCommandBuffer cmd, bool transparent, bool late) {
     orr_result r = orri_begin_secondary(e, cmd);
     if (r != ORR_OK) return r;
-    orri_cmd_label_begin(&e->gpu, cmd, transparent ? "transparent pass" : "opaque pass");
+    orri_cmd_label_begin(&e->gpu, cmd,
+                         late          ? "late pass (occlusion)"
+                         : transparent ? "transparent pass"
+                                       : "opaque pass");
     VkPipeline bound = VK_NULL_HANDLE;
+    VkBuffer args = late ? sl->late_args.buffer : sl->indirect.buffer;
     uint32_t count = transparent ? sg->transparent_count : sg->draw_count;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t i = transparent ? sg->order[k] : k;
         orri_draw *d = &sg->draws[i];
-        if (d->transparent != transparent) continue;
+        if (d->transparent != transparent || (late && !in_late_pass(sg, s, d))) continue;
         orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
         if (bound != d->pipeline)
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
@@ -116,7 +126,7 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);
         vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
         /* Indirect: culling rewrites the instance count (0 or 1) without re-recording. */
-        vkCmdDrawIndexedIndirect(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), 1,
+        vkCmdDrawIndexedIndirect(cmd, args, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), 1,
                                  sizeof(VkDrawIndexedIndirectCommand));
     }
     orri_cmd_label_end(&e->gpu, cmd);
@@ -141,13 +151,18 @@ orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
     }
     e->stats.records = e->stats.replays = 0;
     if (stale) {
-        r = record_pass(e, sg, s, sl, slot_index, sl->opaque, false);
+        r = record_pass(e, sg, s, sl, slot_index, sl->opaque, false, false);
         e->stats.records++;
+        if (r == ORR_OK && sl->occl_draws) {
+            r = orri_occlusion_late_cmd(e, sg, sl);
+            if (r == ORR_OK) r = record_pass(e, sg, s, sl, slot_index, sl->late, false, true);
+            e->stats.records++;
+        }
     } else {
         e->stats.replays++;
     }
     if (r == ORR_OK && (stale || !same_order(sg, sl))) {
-        r = record_pass(e, sg, s, sl, slot_index, sl->transparent, true);
+        r = record_pass(e, sg, s, sl, slot_index, sl->transparent, true, false);
         uint32_t *o =
             orri_realloc(&e->host.ctx.allocator, sl->transparent_order, (sg->transparent_count + 1) * sizeof *o);
         if (!o) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "transparent order");

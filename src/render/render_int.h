@@ -75,6 +75,22 @@ struct orr_engine {
     VkDescriptorSetLayout cull_set_layout;
     VkPipelineLayout cull_layout;
     VkPipeline cull_pipeline, cull_planet_pipeline;
+    /* Two-phase occlusion culling (occlusion.c), made on first use: the
+     * culling variant (its set layout is the culling one plus the pyramid,
+     * the visibility words and the late arguments), the depth-pyramid passes,
+     * one pool for their sets, and the pyramid (one per engine: frames run in
+     * submission order and each rebuilds it). */
+    struct {
+        VkDescriptorSetLayout cull_set_layout, hiz_set_layout;
+        VkPipelineLayout cull_layout, hiz_layout;
+        VkPipeline cull, hiz_depth, hiz_reduce;
+        VkDescriptorPool pool;
+        VkDescriptorSet hiz_set;
+        orri_buffer pyramid;
+        uint32_t levels;
+        VkImageView depth_view; /* the pyramid and its set are for this depth target */
+        uint32_t width, height;
+    } occl;
     VkDescriptorSetLayout scatter_set_layout;
     VkPipelineLayout scatter_layout;
     VkPipeline scatter_pipeline;
@@ -116,7 +132,13 @@ typedef struct orri_thin_gpu {
         VkDescriptorSet set;
         VkDescriptorPool set_pool;                      /* the scene's pool `set` came from */
         VkBuffer set_args, set_params, set_in, set_pos; /* buffers the set was written for */
+        VkBuffer set_pyramid, set_late, set_visible;    /* occlusion: bindings 9, 10 and 11 */
     } cull[ORRI_MAX_FRAMES];
+    /* Occlusion culling (occlusion.c): one word per instance, 1 when it was
+     * visible at the end of the last frame; shared by the frame slots (frames
+     * run in submission order), zeroed when replaced. */
+    orri_buffer visible;
+    uint32_t visible_capacity;
 } orri_thin_gpu;
 
 /* What a frame sees of its camera, in the upload frame (renderer.c). */
@@ -262,6 +284,13 @@ typedef struct orri_slot {
      * fence has signalled, `indirect` holds that frame's instance counts. */
     uint64_t counted_frame;
     uint32_t counted_draws; /* 0: nothing to read back */
+    /* Occlusion culling (occlusion.c): per draw the late (phase 2) draw
+     * arguments, written on the GPU; the secondary that draws them; the
+     * number of occlusion-culled draws this frame (0: one render pass). */
+    orri_buffer late_args;
+    uint32_t late_capacity;
+    VkCommandBuffer late;
+    uint32_t occl_draws;
 } orri_slot;
 
 typedef struct orri_scene_gpu {
@@ -383,6 +412,7 @@ orr_result orri_crowd_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
 /* Binds the crowd's streams (6 for PBR draws, else 4) and indices and draws. */
 void orri_crowd_record(const orri_mesh_gpu *mg, bool pbr, VkCommandBuffer cmd);
 void orri_crowd_pipeline_deinit(orr_engine *e);
+void orri_occlusion_deinit(orr_engine *e); /* occlusion.c: its pipelines, pool and pyramid */
 /* Tests: instances kept by the last frame's culling pass (waits for the
  * device); UINT32_MAX when `mesh` is not a drawn crowd's mesh. */
 uint32_t orri_crowd_visible(orr_engine *e, orr_scene *s, uint32_t mesh);

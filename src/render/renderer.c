@@ -95,7 +95,9 @@ static VkImageMemoryBarrier2 attachment(const orri_image *img, VkImageAspectFlag
                               VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, stage, access);
 }
 
-static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
+/* `first_of_two`: occlusion culling splits the pass; the first keeps colour
+ * and depth for the pyramid and the second, and resolves nothing. */
+static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd, bool first_of_two) {
     const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
     const VkImageLayout color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     orri_barriers b = {.cmd = cmd}; /* the two or three transitions in one call */
@@ -119,11 +121,11 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
         .imageView = e->color.view,
         .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .resolveMode = e->msaa > 1 ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_NONE,
-        .resolveImageView = e->msaa > 1 ? e->resolve.view : VK_NULL_HANDLE,
+        .resolveMode = e->msaa > 1 && !first_of_two ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_NONE,
+        .resolveImageView = e->msaa > 1 && !first_of_two ? e->resolve.view : VK_NULL_HANDLE,
         .resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = e->msaa > 1 ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+        .storeOp = e->msaa > 1 && !first_of_two ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
         .clearValue.color = {{(float)c.r, (float)c.g, (float)c.b, (float)c.a}},
     };
     VkRenderingAttachmentInfo depth = {
@@ -131,7 +133,7 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
         .imageView = e->depth.view,
         .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .storeOp = first_of_two ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE,
         .clearValue.depthStencil = {0.0f, 0}, /* reverse-Z: far is 0 */
     };
     VkRenderingInfo ri = {
@@ -144,6 +146,68 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
         .pDepthAttachment = &depth,
     };
     vkCmdBeginRendering(cmd, &ri);
+}
+
+/* The second pass of a split frame: colour and depth as the first left them
+ * (orri_occlusion_late made them attachments again), resolved at the end. */
+static void resume_target(orr_engine *e, VkCommandBuffer cmd) {
+    VkRenderingAttachmentInfo color = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = e->color.view,
+        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .resolveMode = e->msaa > 1 ? VK_RESOLVE_MODE_AVERAGE_BIT : VK_RESOLVE_MODE_NONE,
+        .resolveImageView = e->msaa > 1 ? e->resolve.view : VK_NULL_HANDLE,
+        .resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = e->msaa > 1 ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    VkRenderingAttachmentInfo depth = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = e->depth.view,
+        .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+    };
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .flags = VK_RENDERING_CONTENTS_SECONDARY_COMMAND_BUFFERS_BIT,
+        .renderArea = {{0, 0}, {e->width, e->height}},
+        .layerCount = 1,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &color,
+        .pDepthAttachment = &depth,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+}
+
+/* The pass order: plugins before opaque, opaque, plugins after opaque,
+ * transparent, plugins last. With occlusion culling the pass ends after the
+ * opaque secondary, phase 2 runs, and the second pass begins with the late
+ * secondary (the newly visible instances). */
+static orr_result execute_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
+                                 const orri_view *fv, VkCommandBuffer cmd) {
+    bool split = sl->occl_draws > 0;
+    begin_target(e, s, cmd, split);
+    VkCommandBuffer secondaries[3 + ORRI_STAGE_COUNT * ORRI_MAX_PLUGINS];
+    uint32_t n = 0;
+    for (int st = 0; st <= ORRI_STAGE_COUNT; st++) {
+        if (st == 1) secondaries[n++] = sl->opaque;
+        if (st == 1 && split) {
+            vkCmdExecuteCommands(cmd, n, secondaries);
+            vkCmdEndRendering(cmd);
+            orr_result r = orri_occlusion_late(e, sg, s, sl, slot_index, fv, cmd);
+            if (r != ORR_OK) return r;
+            resume_target(e, cmd);
+            n = 0;
+            secondaries[n++] = sl->late;
+        }
+        if (st == 2) secondaries[n++] = sl->transparent;
+        if (st == ORRI_STAGE_COUNT) break;
+        for (uint32_t i = 0; i < sg->plugin_count; i++) secondaries[n++] = sg->plugins[i]->cmds[slot_index][st];
+    }
+    vkCmdExecuteCommands(cmd, n, secondaries);
+    vkCmdEndRendering(cmd);
+    return ORR_OK;
 }
 
 static orr_result frame_view_of(orr_engine *e, orr_scene *s, orri_view *fv) {
@@ -215,18 +279,8 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     if (r == ORR_OK) r = run_plugins(e, sg, s, &fv, slot_index, cmd);
     if (r != ORR_OK) return r;
     orri_cmd_label_begin(&e->gpu, cmd, s->label);
-    begin_target(e, s, cmd);
-    VkCommandBuffer secondaries[2 + ORRI_STAGE_COUNT * ORRI_MAX_PLUGINS];
-    uint32_t n = 0;
-    for (int st = 0; st <= ORRI_STAGE_COUNT; st++) {
-        /* pass order: plugins before opaque, opaque, plugins after opaque, transparent, plugins last */
-        if (st == 1) secondaries[n++] = sl->opaque;
-        if (st == 2) secondaries[n++] = sl->transparent;
-        if (st == ORRI_STAGE_COUNT) break;
-        for (uint32_t i = 0; i < sg->plugin_count; i++) secondaries[n++] = sg->plugins[i]->cmds[slot_index][st];
-    }
-    vkCmdExecuteCommands(cmd, n, secondaries);
-    vkCmdEndRendering(cmd);
+    r = execute_passes(e, sg, s, sl, slot_index, &fv, cmd);
+    if (r != ORR_OK) return r;
     orri_frame_timestamp(&e->gpu, cmd, 2, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     orri_cmd_label_end(&e->gpu, cmd);
     e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;

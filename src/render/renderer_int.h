@@ -55,6 +55,23 @@ void orri_collect_visible(orr_engine *e, const orri_slot *sl);
 orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                const orri_view *fv, VkCommandBuffer cmd);
 
+/* occlusion.c — two-phase occlusion culling of thin instances. */
+bool orri_draw_occludes(orr_scene *s, const orri_draw *d); /* an occlusion-culled draw (or its LOD partner) */
+/* Per draw, before phase 1: pipelines, visibility words, late arguments, the
+ * draw's set bindings 9-11 (its culling set was made with the occlusion layout). */
+orr_result orri_occlusion_prepare(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, orri_thin_gpu *g,
+                                  orri_thin_instances *t, VkCommandBuffer cmd);
+/* The layout and pool of an occlusion-culled draw's culling sets (makes the
+ * engine's occlusion state on first use). */
+orr_result orri_occlusion_set_source(orr_engine *e, VkDescriptorSetLayout *layout, VkDescriptorPool *pool);
+void orri_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot, uint32_t draw,
+                             uint32_t phase, const orri_view *fv, VkCommandBuffer cmd);
+/* Between the two render passes: the pyramid from the depth target, the late
+ * arguments, phase 2, barriers back to rendering. */
+orr_result orri_occlusion_late(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                               const orri_view *fv, VkCommandBuffer cmd);
+orr_result orri_occlusion_late_cmd(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl); /* the late secondary */
+
 /* record.c */
 void orri_sort_transparent(orri_scene_gpu *sg);
 orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index);

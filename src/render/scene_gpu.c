@@ -44,6 +44,7 @@ void orri_scene_gpu_release(orr_scene *s) {
         orri_buffer_destroy_now(&e->gpu, &sl->objects);
         orri_buffer_destroy_now(&e->gpu, &sl->sys);
         orri_buffer_destroy_now(&e->gpu, &sl->indirect);
+        orri_buffer_destroy_now(&e->gpu, &sl->late_args);
         orri_free(a, sl->transparent_order);
         orri_buffer_destroy_now(&e->gpu, &sl->cull_params);
         orri_free(a, sl->uploaded);

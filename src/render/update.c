@@ -223,7 +223,8 @@ orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slo
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(VkDrawIndexedIndirectCommand),
                                VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                   VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT, /* occlusion: late arguments */
                                ORRI_MEM_HOST, "draw arguments", &indirect);
     uint64_t *uploaded = r == ORR_OK ? orri_alloc(a, (size_t)cap * 3 * sizeof *uploaded) : NULL;
     uint32_t *written = uploaded ? orri_alloc(a, (size_t)cap * sizeof *written) : NULL;

@@ -546,6 +546,16 @@ void orr_instances_enable_gpu_culling(orr_scene *s, orr_mesh mesh, bool enabled)
     n->u.mesh.version = orri_scene_next_version(s); /* a different renderable */
 }
 
+void orr_instances_enable_occlusion_culling(orr_scene *s, orr_mesh mesh, bool enabled) {
+    static const char what[] = "orr_instances_enable_occlusion_culling";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !check_setup(s, n, t, what) || (t->occlusion_culling == enabled && (!enabled || t->gpu_culling))) return;
+    t->occlusion_culling = enabled;
+    if (enabled) t->gpu_culling = true; /* occlusion culling is a mode of GPU culling */
+    n->u.mesh.version = orri_scene_next_version(s);
+}
+
 void orr_instances_enable_dynamic_draw_count(orr_scene *s, orr_mesh mesh) {
     static const char what[] = "orr_instances_enable_dynamic_draw_count";
     orri_node *n;

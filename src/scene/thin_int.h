@@ -84,6 +84,7 @@ typedef struct orri_thin_instances {
     /* setup switches */
     bool registered; /* set by the renderer at the first registration */
     bool gpu_culling;
+    bool occlusion_culling; /* two-phase occlusion culling (implies gpu_culling) */
     bool dynamic_draw_count;
     bool world_bounds;
     /* distance LOD pairing (seeds/003 "Distance LOD Pairing"): node ids */
