@@ -79,6 +79,8 @@ struct orr_engine {
     VkPipelineLayout scatter_layout;
     VkPipeline scatter_pipeline;
     VkDescriptorPool scatter_pool[ORRI_MAX_FRAMES]; /* reset when the frame slot is reused */
+    uint32_t *scatter_rows;                         /* host scratch: dirty row indices (instances_gpu.c) */
+    uint32_t scatter_rows_cap;
     /* The morph and skin pre-pass (skin_gpu.c), made on first use. */
     VkDescriptorSetLayout deform_set_layout;
     VkPipelineLayout deform_layout;
