@@ -217,7 +217,7 @@ static void set_active_count(orr_scene *s, orri_thin_instances *t, uint32_t coun
 
 /* New arrays (grown or created): the renderer replaces the GPU buffers. */
 static void arrays_replaced(orr_scene *s, orri_thin_instances *t) {
-    t->capacity_version = orri_scene_next_version(s);
+    t->capacity_version = s->structure_version = orri_scene_next_version(s); /* new GPU buffers */
     t->capacity_changed = true;
     dirty_mark_all(&t->dirty[ORRI_THIN_MATRICES], t->capacity);
     t->version = orri_scene_next_version(s);
@@ -289,7 +289,7 @@ static orr_result ensure_thin(orr_scene *s, orri_node *n, uint32_t cap, orri_thi
     t->draw_version = orri_scene_next_version(s);
     arrays_replaced(s, t);
     n->u.mesh.thin = t;
-    n->u.mesh.version = orri_scene_next_version(s); /* vertex layout changes */
+    orri_mesh_changed(s, n); /* vertex layout changes */
     *out = t;
     return ORR_OK;
 }
@@ -317,7 +317,7 @@ static orr_result ensure_colors(orr_scene *s, orri_node *n, orri_thin_instances 
         return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instance colours", what, t->capacity);
     fill_colors(t->colors, 0, t->capacity);
     arrays_replaced(s, t);
-    n->u.mesh.version = orri_scene_next_version(s); /* instanceColor attribute appears */
+    orri_mesh_changed(s, n); /* instanceColor attribute appears */
     return ORR_OK;
 }
 
@@ -642,7 +642,7 @@ void orr_instances_enable_gpu_culling(orr_scene *s, orr_mesh mesh, bool enabled)
     orri_thin_instances *t = need_thin(s, mesh, &n, what);
     if (!t || !check_setup(s, n, t, what) || t->gpu_culling == enabled) return;
     t->gpu_culling = enabled;
-    n->u.mesh.version = orri_scene_next_version(s); /* a different renderable */
+    orri_mesh_changed(s, n); /* a different renderable */
 }
 
 void orr_instances_enable_dynamic_draw_count(orr_scene *s, orr_mesh mesh) {
@@ -841,7 +841,7 @@ static void lod_detach(orr_scene *s, orri_thin_instances *t) {
     if (ot) {
         ot->lod_partner = ot->lod_source = 0;
         ot->lod_version = orri_scene_next_version(s);
-        o->u.mesh.version = orri_scene_next_version(s);
+        orri_mesh_changed(s, o);
     }
     t->lod_partner = t->lod_source = 0;
     t->lod_version = orri_scene_next_version(s);
@@ -909,7 +909,7 @@ orr_result orr_instances_set_positions(orr_scene *s, orr_mesh mesh, const orr_dv
     if (!p) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s", what);
     if (!t->positions) {
         memset(p, 0, (size_t)t->capacity * 3 * sizeof(double));
-        n->u.mesh.version = orri_scene_next_version(s); /* a different draw path */
+        orri_mesh_changed(s, n); /* a different draw path */
         s->structure_version = orri_scene_next_version(s);
     }
     t->positions = p;
