@@ -120,34 +120,45 @@ TEST(structural_mutators_change_the_key) {
     orr_scene_destroy(c.s);
 }
 
+/* Every draw's front-face flag against the CPU reference (the sign of its
+ * world determinant); returns how many are mirrored. */
+static int check_mirror_flags(orr_scene *s) {
+    const orri_scene_gpu *sg = gpu_of(s);
+    int mirrored = 0, wrong = 0;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        const orri_draw *d = &sg->draws[i];
+        bool want = orr_dmat4_determinant(*orri_node_world(s, orri_scene_node(s, d->node), NULL)) < 0;
+        wrong += d->mirrored != want;
+        mirrored += d->mirrored;
+    }
+    CHECK(wrong == 0);
+    return mirrored;
+}
+
 TEST(mirroring_a_mesh_flips_its_front_face_without_a_rebuild) {
     city c = make_city(false, -1, -1, -1), plain = make_city(false, -1, -1, -1);
     for (int i = 0; i < 3; i++) CHECK(orr_engine_render(engine, c.s) == ORR_OK);
     const orri_scene_gpu *sg = gpu_of(c.s);
     uint64_t key = sg->structure_key;
+    int before = check_mirror_flags(c.s);
     for (int i = 0; i < 64; i += 3) /* a third of the city mirrored by scaling alone */
         orr_node_set_scaling(c.s, orr_mesh_node(c.meshes[i]), (orr_dvec3){-1, 1 + (i % 5) * 0.4, 1});
     CHECK(orr_engine_render(engine, c.s) == ORR_OK);
     CHECK(sg->structure_key == key); /* not a structural change */
-    int mirrored = 0;
-    for (uint32_t i = 0; i < sg->draw_count; i++) mirrored += sg->draws[i].mirrored;
-    CHECK(mirrored == 22);
+    int after = check_mirror_flags(c.s);
+    CHECK(abs(after - before) == 22); /* control: the 22 flags did flip */
     /* reference: built mirrored (the draw list applies the rule at rebuild) */
     city ref = make_city(true, -1, -1, -1);
     for (int i = 0; i < 3; i++) CHECK(orr_engine_render(engine, ref.s) == ORR_OK);
-    mirrored = 0;
-    for (uint32_t i = 0; i < gpu_of(ref.s)->draw_count; i++) mirrored += gpu_of(ref.s)->draws[i].mirrored;
-    CHECK(mirrored == 22);
+    CHECK(check_mirror_flags(ref.s) == after);
     double m = mad_vs(c.s, ref.s, "mirrored");
     printf("mirrored in place vs built mirrored: MAD %.4f\n", m);
     CHECK(m == 0);
-    /* and back: every draw unmirrored again */
+    /* and back (the right-handed run has mirrored both scenes in Z by now) */
     for (int i = 0; i < 64; i += 3)
         orr_node_set_scaling(c.s, orr_mesh_node(c.meshes[i]), (orr_dvec3){1, 1 + (i % 5) * 0.4, 1});
     CHECK(orr_engine_render(engine, c.s) == ORR_OK);
-    mirrored = 0;
-    for (uint32_t i = 0; i < sg->draw_count; i++) mirrored += sg->draws[i].mirrored;
-    CHECK(mirrored == 0);
+    check_mirror_flags(c.s);
     CHECK(mad_vs(c.s, plain.s, "unmirrored-again") == 0);
     orr_scene_destroy(ref.s);
     orr_scene_destroy(plain.s);
