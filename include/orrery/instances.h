@@ -12,6 +12,10 @@
  *     orr_instances_set_color(scene, box, 7, (orr_color4){1, 0, 0, 1});
  *     orr_instances_remove(scene, box, 3);          // the last instance moves to 3
  *
+ *     uint32_t idx[2] = {4, 9};                     // many instances per frame:
+ *     orr_dvec3 pos[2] = {{8, 1, 0}, {18, 2, 0}};   // one call, float64 parts
+ *     orr_instances_set_transforms_at(scene, box, idx, 2, pos, NULL, NULL);
+ *
  *     float *m = orr_instances_get_matrices(scene, box); // direct edits...
  *     m[10 * 16 + 13] += 1.0f;                           // ...of instance 10
  *     orr_instances_flush_range(scene, box, 10, 1, ORR_INSTANCE_MATRICES);
@@ -30,9 +34,10 @@
  *
  * Versions, not dirty flags (docs/architecture.md): every mutator bumps the matrix
  * version (or the colour version, which is independent) and records which
- * instances changed, so the renderer uploads about k × 64 bytes after k
- * instances changed, never re-records a cached draw for a data change, and
- * replaces the GPU buffers only when the capacity grows. Reads never bump.
+ * instances changed, so the renderer uploads exactly k × 64 bytes after k
+ * instances changed (orr_stats.bytes_uploaded_instances), never re-records
+ * a cached draw for a data change, and replaces the GPU buffers only when the
+ * capacity grows. Reads never bump.
  *
  * Capacity starts at 16 and doubles when full (orr_instances_add), or grows
  * to the next doubling that fits (orr_instances_set, orr_instances_reserve).
@@ -83,6 +88,21 @@ orr_result orr_instances_add(orr_scene *scene, orr_mesh mesh, orr_mat4f matrix, 
 /* Overwrites the matrix of instance `index` (< count). */
 void orr_instances_set_matrix(orr_scene *scene, orr_mesh mesh, uint32_t index, orr_mat4f matrix);
 orr_mat4f orr_instances_get_matrix(const orr_scene *scene, orr_mesh mesh, uint32_t index);
+/* Batch form of set_matrix, for moving many instances per frame (issue 15:
+ * one handle lookup and one version bump per call, not per instance):
+ * instance indices[k] gets matrices[16k .. 16k + 15], for k < count. Indices
+ * in any order (a repeated index: the last one wins), each < the active
+ * count; one out of range is misuse and nothing changes. Only the rows named
+ * are uploaded (their 64 bytes each), wherever they lie. */
+void orr_instances_set_matrices_at(orr_scene *scene, orr_mesh mesh, const uint32_t *indices, const float *matrices,
+                                   uint32_t count);
+/* The same from float64 parts, composed like orr_dmat4_compose (scale, then
+ * rotation, then translation) and rounded to float32 once: instance
+ * indices[k] gets positions[k], rotations[k] (unit quaternions; NULL: none)
+ * and scalings[k] (NULL: 1). The positions are offsets in the mesh's frame,
+ * like any instance matrix (see above): keep them small. */
+void orr_instances_set_transforms_at(orr_scene *scene, orr_mesh mesh, const uint32_t *indices, uint32_t count,
+                                     const orr_dvec3 *positions, const orr_dquat *rotations, const orr_dvec3 *scalings);
 /* Removes instance `index` in O(1): the last instance (matrix and colour)
  * moves into the gap, so the index of the last instance changes. */
 void orr_instances_remove(orr_scene *scene, orr_mesh mesh, uint32_t index);

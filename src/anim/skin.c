@@ -90,7 +90,7 @@ void orr_skin_destroy(orr_scene *s, orr_skin skin) {
     orri_pool_free(&s->anim->skins, skin.id);
     for (orri_node_iter it = orri_scene_nodes(s, ORRI_NODE_MESH); orri_node_next(&it);)
         if (it.node->u.mesh.skin == skin.id) /* drawn unskinned from now on */
-            it.node->u.mesh.skin = 0, it.node->u.mesh.version = orri_scene_next_version(s);
+            it.node->u.mesh.skin = 0, orri_mesh_changed(s, it.node);
 }
 
 /* Largest joint index a vertex with a non-zero weight uses; -1 for none. */
@@ -122,7 +122,7 @@ void orr_mesh_set_skin(orr_scene *s, orr_mesh mesh, orr_skin skin) {
     }
     if (n->u.mesh.skin == skin.id) return;
     n->u.mesh.skin = skin.id;
-    n->u.mesh.version = orri_scene_next_version(s);
+    orri_mesh_changed(s, n);
 }
 
 /* The world matrix of `n` expressed in the cell `cell`. */

@@ -193,7 +193,7 @@ orr_result orr_gltf_create_crowd(orr_scene *s, const orr_gltf *g, const orr_crow
         return r;
     }
     orri_node_mesh(n)->crowd = c;
-    orri_node_mesh(n)->version = orri_scene_next_version(s); /* drawn as a crowd from now on */
+    orri_mesh_changed(s, n); /* drawn as a crowd from now on */
     *out = c;
     return ORR_OK;
 }

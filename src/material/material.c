@@ -50,7 +50,7 @@ uint32_t orri_material_alloc(orr_scene *s, orri_material_kind kind, const char *
     snprintf(m->label, sizeof m->label, "%s", label);
     m->shader = shader;
     m->version = orri_scene_next_version(s);
-    m->structure_version = orri_scene_next_version(s);
+    m->structure_version = s->structure_version = orri_scene_next_version(s);
     return id;
 }
 
@@ -97,7 +97,7 @@ void orr_standard_material_set(orr_scene *s, orr_material mat, const orr_standar
         return;
     }
     orr_standard_material_desc d = resolve_standard(desc);
-    if (structure_differs(&m->standard, &d)) m->structure_version = orri_scene_next_version(s);
+    if (structure_differs(&m->standard, &d)) m->structure_version = s->structure_version = orri_scene_next_version(s);
     m->standard = d;
     m->version = orri_scene_next_version(s);
 }

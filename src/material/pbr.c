@@ -91,7 +91,7 @@ void orr_pbr_material_set(orr_scene *s, orr_material mat, const orr_pbr_material
     orr_pbr_material_desc d = orr_pbr_material_desc_defaults(desc);
     if (!check(s->ctx, &d, "orr_pbr_material_set")) return;
     d.label = NULL;
-    if (structure_differs(&m->pbr, &d)) m->structure_version = orri_scene_next_version(s);
+    if (structure_differs(&m->pbr, &d)) m->structure_version = s->structure_version = orri_scene_next_version(s);
     m->pbr = d;
     m->version = orri_scene_next_version(s);
 }

@@ -192,7 +192,7 @@ void orr_shader_material_set_texture(orr_scene *s, orr_material mat, const char 
     for (uint32_t i = 0; i < sm->texture_count; i++) {
         if (strcmp(sm->texture_names[i], name) != 0) continue;
         sm->textures[i] = texture;
-        orri_material_get(s, mat.id, "")->structure_version = orri_scene_next_version(s);
+        orri_material_get(s, mat.id, "")->structure_version = s->structure_version = orri_scene_next_version(s);
         return;
     }
     orri_misuse(s->ctx, ORR_MSG_NOT_FOUND, "orr_shader_material_set_texture: no texture '%s'", name);

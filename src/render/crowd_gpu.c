@@ -331,6 +331,7 @@ static void dispatch_all(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32
 orr_result orri_crowd_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                const orri_view *fv, VkCommandBuffer cmd) {
     bool any = false;
+    if (!sg->crowd_draws) return ORR_OK;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         const orr_crowd *c = crowd_of(sg, s, i);
         if (!c) continue;

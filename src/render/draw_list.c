@@ -14,30 +14,24 @@
 
 /* ---- structure: draw list ---------------------------------------------------- */
 
+/* O(1): the scene module bumps s->structure_version on every change of what
+ * draws exist and how (node creation and destruction, orri_mesh_changed:
+ * material, visibility, skin, crowd, per-draw flags, thin-instance layout,
+ * culling and pairing; material structure; thin-instance growth), so an
+ * unchanged frame hashes nothing per mesh (issue 15; until then every
+ * visible mesh was hashed every frame, its world determinant included). The
+ * mirrored-mesh rule (a negative world determinant flips the front face) is
+ * not structure: orri_update_draws re-derives it when a draw's world changes. */
 uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
     orri_scene_default_material(s); /* may allocate: before taking pointers */
     /* A destroyed texture changes the key, so the draws are rebuilt (white
      * fallback) and re-recorded before a command buffer naming it is
      * submitted again; one counter, not a lookup per draw. */
     uint64_t h = orri_mix(orri_engine_textures(e)->destroyed, orri_scene_node_slots(s));
-    h = orri_mix(h, s->environment_texture.id);              /* the PBR IBL set */
+    h = orri_mix(h, s->environment_texture.id); /* the PBR IBL set */
     h = orri_mix(h, ((uint64_t)e->width << 32) | e->height); /* viewport and scissor (orr_engine_resize) */
-    for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
-        orri_node *n = it.node;
-        orri_material *m = orri_material_of(s, n, NULL);
-        h = orri_mix(h, it.id);
-        h = orri_mix(h, orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0 ? 7 : 5); /* mirrored-mesh rule */
-        h = orri_mix(h, (uint64_t)(uintptr_t)m);
-        h = orri_mix(h, m->structure_version);
-        h = orri_mix(h, orri_node_mesh(n)->skin);            /* skinned or not: the deform pre-pass (skin_gpu.c) */
-        h = orri_mix(h, orri_node_mesh(n)->crowd ? 11 : 13); /* a skinned crowd's mesh (crowd_gpu.c) */
-        h = orri_mix(h, orri_node_mesh(n)->receive_shadows ? 17 : 19); /* per-draw flag (orrery/shadow.h) */
-        orri_thin_instances *t = orri_thin_of(n);
-        if (t) /* growth, pairing, planetary positions */
-            h = orri_mix(orri_mix(orri_mix(h, t->capacity_version), (t->gpu_culling ? 3 : 1) + (t->positions ? 4 : 0)),
-                         t->lod_version);
-    }
-    return h;
+    h = orri_mix(h, orri_scene_material_slots(s));
+    return orri_mix(h, s->structure_version);
 }
 
 static bool grow_array(const orr_allocator *a, void **arr, uint32_t *cap, uint32_t need, size_t elem) {
@@ -177,6 +171,13 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     if (r != ORR_OK) return r;
     if (r2 != ORR_OK) return r2;
     link_lod_pairs(sg, s);
+    /* The per-frame passes over the draws for deforms and crowds are skipped
+     * when there are none (a city of static meshes, issue 15). */
+    sg->deform_draws = sg->crowd_draws = 0;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        const orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(sg->draws[i].node)];
+        sg->deform_draws += mg->deform != NULL, sg->crowd_draws += mg->crowd != NULL;
+    }
     r = pick_pipelines(e, sg, s);
     if (r != ORR_OK) return r;
     sg->epoch++;

@@ -11,6 +11,7 @@
  *   instanced pipeline has one vertex layout.
  * - Culled copies live per frame slot: a frame in flight keeps reading its own.
  */
+#include <assert.h>
 #include <string.h>
 
 #include "orrery/double_single.h"
@@ -97,11 +98,15 @@ orr_result orri_thin_gpu_realloc(orr_engine *e, orri_thin_gpu *g, orri_thin_inst
     return ORR_OK;
 }
 
-/* Many scattered ranges: pack the dirty rows and their destination indices in
+/* Many scattered runs: pack the dirty rows and their destination indices in
  * the staging ring and let shaders/scatter.comp write them in place (one
- * thread per row). Returns false when no descriptor set was available (the
- * caller then copies region by region). */
+ * thread per row). The index list is written first, straight from the dirty
+ * bitmap, then the rows are gathered with the source prefetched a few rows
+ * ahead (random rows of a large array: the misses overlap). Returns false
+ * when no descriptor set was available (the caller then copies region by
+ * region). */
 #define ORRI_SCATTER_MIN_RANGES 64u
+#define ORRI_GATHER_AHEAD 16u
 static bool scatter_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances *t, int stream, const uint8_t *src,
                            uint32_t stride, uint64_t rows, VkCommandBuffer cmd, orr_result *r) {
     orri_gpu *gpu = &e->gpu;
@@ -110,20 +115,28 @@ static bool scatter_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances 
                                       .descriptorPool = e->scatter_pool[gpu->frame_index],
                                       .descriptorSetCount = 1,
                                       .pSetLayouts = &e->scatter_set_layout};
+    if (e->scatter_rows_cap < rows) { /* host scratch: the staging ring may be write-combined, never read it */
+        uint32_t *p = orri_realloc(&e->host.ctx.allocator, e->scatter_rows, (size_t)rows * sizeof *p);
+        if (!p) return *r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance scatter rows"), true;
+        e->scatter_rows = p, e->scatter_rows_cap = (uint32_t)rows;
+    }
     if (vkAllocateDescriptorSets(gpu->device, &ai, &set) != VK_SUCCESS) return false;
     VkDeviceSize data = rows * stride, idx = (rows * 4 + 15) & ~(VkDeviceSize)15, off;
     void *ptr;
     *r = orri_staging_alloc(gpu, data + idx, &off, &ptr);
     if (*r != ORR_OK) return true;
     uint8_t *d = ptr;
-    uint32_t *ix = (uint32_t *)(d + data);
-    uint32_t cursor = 0, n = 0;
-    orri_thin_range range;
-    while (orri_thin_dirty_next(t, stream, &cursor, &range))
-        for (uint32_t row = range.begin; row < range.end; row++, n++) {
-            memcpy(d + (size_t)n * stride, src + (size_t)row * stride, stride);
-            ix[n] = row;
+    uint32_t *ix = e->scatter_rows, n = orri_thin_dirty_rows(t, stream, ix);
+    assert(n == rows);
+    /* Whole rows, written in order: full cache lines into the staging ring. */
+    if (stride == 64)
+        for (uint32_t k = 0; k < n; k++) {
+            if (k + ORRI_GATHER_AHEAD < n) __builtin_prefetch(src + (size_t)ix[k + ORRI_GATHER_AHEAD] * 64, 0);
+            memcpy(d + (size_t)k * 64, src + (size_t)ix[k] * 64, 64);
         }
+    else
+        for (uint32_t k = 0; k < n; k++) memcpy(d + (size_t)k * 16, src + (size_t)ix[k] * 16, 16);
+    memcpy(d + data, ix, (size_t)n * sizeof *ix);
     VkBuffer staging = gpu->frames[gpu->frame_index].staging.buffer;
     VkDescriptorBufferInfo b[3] = {
         {staging, 0, VK_WHOLE_SIZE}, {staging, 0, VK_WHOLE_SIZE}, {dst->buffer, 0, VK_WHOLE_SIZE}};
@@ -144,24 +157,22 @@ static bool scatter_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances 
     return true;
 }
 
-/* All dirty ranges of one stream go through one staging allocation and one
- * vkCmdCopyBuffer with a region per range: scattered updates (1 % of a
- * million instances) cost one command, not one per range; past
- * ORRI_SCATTER_MIN_RANGES ranges a compute scatter replaces the copy. */
+/* All dirty runs of one stream go through one staging allocation and one
+ * vkCmdCopyBuffer with a region per run: scattered updates cost one command,
+ * not one per run; from ORRI_SCATTER_MIN_RANGES runs a compute scatter
+ * replaces the copy. Runs are exact, so the bytes counted are the changed
+ * rows (stride each; the scatter's 4-byte row indices are not counted). */
 static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_instances *t, int stream,
                                 VkCommandBuffer cmd, uint64_t *bytes) {
     const uint8_t *src = (const uint8_t *)(stream == ORRI_THIN_MATRICES ? t->matrices : t->colors);
     uint32_t stride = stream == ORRI_THIN_MATRICES ? 64 : 16;
-    uint32_t cursor = 0, nranges = 0;
-    VkDeviceSize total = 0;
+    uint32_t nranges = 0;
+    uint64_t rows = src ? orri_thin_dirty_count(t, stream, &nranges) : 0;
+    VkDeviceSize total = (VkDeviceSize)rows * stride;
     orri_thin_range range;
-    while (src && orri_thin_dirty_next(t, stream, &cursor, &range)) {
-        nranges++;
-        total += (VkDeviceSize)(range.end - range.begin) * stride;
-    }
     orr_result r = ORR_OK;
-    if (nranges >= ORRI_SCATTER_MIN_RANGES && cmd && (total / stride) < UINT32_MAX / 4 &&
-        scatter_stream(e, dst, t, stream, src, stride, total / stride, cmd, &r)) {
+    if (nranges >= ORRI_SCATTER_MIN_RANGES && cmd && rows < UINT32_MAX / 4 &&
+        scatter_stream(e, dst, t, stream, src, stride, rows, cmd, &r)) {
         if (r != ORR_OK) return r;
         e->gpu.bytes_uploaded += total;
         e->gpu.bytes_uploaded_total += total;
@@ -174,13 +185,15 @@ static orr_result upload_stream(orr_engine *e, orri_buffer *dst, orri_thin_insta
         void *ptr = NULL;
         if (!regions) r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "instance upload regions");
         if (r == ORR_OK) r = orri_staging_alloc(&e->gpu, total, &staged, &ptr);
-        for (uint32_t k = 0, c2 = 0; r == ORR_OK && orri_thin_dirty_next(t, stream, &c2, &range); k++) {
+        uint32_t k = 0;
+        for (uint32_t c2 = 0; r == ORR_OK && k < nranges && orri_thin_dirty_next(t, stream, &c2, &range); k++) {
             VkDeviceSize off = (VkDeviceSize)range.begin * stride,
                          size = (VkDeviceSize)(range.end - range.begin) * stride;
             memcpy((uint8_t *)ptr, src + off, size);
             regions[k] = (VkBufferCopy){staged, off, size};
             ptr = (uint8_t *)ptr + size, staged += size;
         }
+        assert(r != ORR_OK || k == nranges);
         if (r == ORR_OK) {
             vkCmdCopyBuffer(cmd, e->gpu.frames[e->gpu.frame_index].staging.buffer, dst->buffer, nranges, regions);
             e->gpu.bytes_uploaded += total;

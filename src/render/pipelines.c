@@ -141,6 +141,8 @@ void orri_pipelines_deinit(orr_engine *e) {
     if (e->scatter_set_layout) vkDestroyDescriptorSetLayout(d, e->scatter_set_layout, NULL);
     for (uint32_t i = 0; i < ORRI_MAX_FRAMES; i++)
         if (e->scatter_pool[i]) vkDestroyDescriptorPool(d, e->scatter_pool[i], NULL);
+    orri_free(&e->host.ctx.allocator, e->scatter_rows);
+    e->scatter_rows = NULL, e->scatter_rows_cap = 0;
     if (e->cull_layout) vkDestroyPipelineLayout(d, e->cull_layout, NULL);
     if (e->cull_set_layout) vkDestroyDescriptorSetLayout(d, e->cull_set_layout, NULL);
     if (e->std_layout) vkDestroyPipelineLayout(d, e->std_layout, NULL);

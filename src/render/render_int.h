@@ -95,6 +95,8 @@ struct orr_engine {
     VkPipelineLayout scatter_layout;
     VkPipeline scatter_pipeline;
     VkDescriptorPool scatter_pool[ORRI_MAX_FRAMES]; /* reset when the frame slot is reused */
+    uint32_t *scatter_rows;                         /* host scratch: dirty row indices (instances_gpu.c) */
+    uint32_t scatter_rows_cap;
     /* The morph and skin pre-pass (skin_gpu.c), made on first use. */
     VkDescriptorSetLayout deform_set_layout;
     VkPipelineLayout deform_layout;
@@ -277,9 +279,10 @@ typedef struct orri_slot {
     orri_buffer cull_params;    /* per culled draw: orri_gpu_cull at ORRI_CULL_STRIDE */
     uint32_t cull_capacity;
     uint64_t scene_key;
-    orri_buffer shadow_ubo;       /* ORRI_MAX_LIGHTS × orri_gpu_shadow, written by shadow generators */
-    uint64_t shadow_bind_written; /* the scene's shadow_bind_version the scene set holds */
-    uint64_t pbr_frame_key;       /* this frame's IBL data (orri_pbr_frame_key): part of the PBR blocks' upload key */
+    uint64_t scene_counter, scene_camera; /* s->counter and camera version at the last key (update.c) */
+    orri_buffer shadow_ubo;               /* ORRI_MAX_LIGHTS × orri_gpu_shadow, written by shadow generators */
+    uint64_t shadow_bind_written;         /* the scene's shadow_bind_version the scene set holds */
+    uint64_t pbr_frame_key; /* this frame's IBL data (orri_pbr_frame_key): part of the PBR blocks' upload key */
     /* The frame this slot last recorded, with draws GPU-culled: once its
      * fence has signalled, `indirect` holds that frame's instance counts. */
     uint64_t counted_frame;
@@ -291,6 +294,11 @@ typedef struct orri_slot {
     uint32_t late_capacity;
     VkCommandBuffer late;
     uint32_t occl_draws;
+    /* orri_update_draws' skip of unchanged frames (issue 15): the stamp of the
+     * last full pass (scene counter after it, epoch, camera, view-projection,
+     * IBL key) and the per-frame results it would recompute. */
+    uint64_t still_stamp, still_submitted, still_triangles, still_visible;
+    bool still_gpu_counted;
 } orri_slot;
 
 typedef struct orri_scene_gpu {
@@ -304,7 +312,8 @@ typedef struct orri_scene_gpu {
     uint32_t transparent_count;
     uint64_t structure_key;
     uint64_t epoch;
-    orri_mesh_gpu *meshes; /* indexed by node slot */
+    uint32_t deform_draws, crowd_draws; /* draws with a deform pre-pass / a crowd (counted at rebuild) */
+    orri_mesh_gpu *meshes;              /* indexed by node slot */
     uint32_t mesh_cap;
     orri_geometry_gpu **geos; /* shared geometries' GPU copies (NULL: free place) */
     uint32_t geo_cap, geo_count;

@@ -262,6 +262,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     if (sl->recorded_epoch != sg->epoch) {
         memset(sl->uploaded, 0, (size_t)sl->object_capacity * 3 * sizeof *sl->uploaded);
         memset(sl->written, 0xff, (size_t)sl->object_capacity * sizeof *sl->written); /* rewrite every argument */
+        sl->still_stamp = 0; /* a full pass of orri_update_draws */
     }
     orri_update_scene_ubo(e, s, sl, &fv);
     e->stats.instances_submitted = 0;

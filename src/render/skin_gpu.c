@@ -218,6 +218,7 @@ static bool write_params(orr_scene *s, const orri_node *n, uint32_t node_id, orr
 
 orr_result orri_deform_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t slot, VkCommandBuffer cmd) {
     bool any = false;
+    if (!sg->deform_draws) return ORR_OK;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *dr = &sg->draws[i];
         orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(dr->node)];

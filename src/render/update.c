@@ -51,7 +51,11 @@ static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
 }
 
 void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orri_view *fv) {
+    /* Every input of the key is versioned from s->counter (or is the camera
+     * version): with neither changed, skip the walk over the node pool. */
+    if (sl->scene_counter == s->counter && sl->scene_camera == fv->camera_version && sl->scene_key) return;
     uint64_t key = scene_key(s, fv);
+    sl->scene_counter = s->counter, sl->scene_camera = fv->camera_version;
     if (key == sl->scene_key) return;
     sl->scene_key = key;
     orri_gpu_scene u = {0};
@@ -361,11 +365,54 @@ static void upload_draw(orr_engine *e, orri_slot *sl, const orri_view *fv, orr_s
     }
 }
 
+/* The mirrored-mesh rule, re-derived when a draw's world changed (the
+ * structure key no longer hashes every world): a flip changes the recorded
+ * front face, so every slot re-records (a new epoch), this frame included. */
+static void mirror_check(orri_scene_gpu *sg, orr_scene *s, orri_draw *d, orri_node *n) {
+    bool mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0;
+    if (mirrored == d->mirrored) return;
+    d->mirrored = mirrored;
+    sg->epoch++;
+}
+
+/* What a pass of orri_update_draws reads besides the scene's versioned state:
+ * every scene mutation hands out a new version from s->counter (scene_int.h),
+ * so an equal stamp means no draw's world, material, count or flags changed,
+ * and the same camera and projection see them. */
+static uint64_t still_stamp(const orri_scene_gpu *sg, const orr_scene *s, const orri_slot *sl, const orri_view *fv) {
+    uint64_t h = orri_mix(orri_mix(s->counter, sg->epoch), orri_mix(fv->camera_version, sl->pbr_frame_key));
+    h = orri_mix(h, sg->draw_count);
+    for (int k = 0; k < 16; k++) {
+        uint64_t bits;
+        memcpy(&bits, &fv->view_proj.m[k], sizeof bits);
+        h = orri_mix(h, bits);
+    }
+    return h;
+}
+
+/* The end of a pass, full or skipped: statistics and what collect_visible reads. */
+static void finish_draws(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint64_t submitted, uint64_t triangles,
+                         uint64_t visible, bool gpu_counted) {
+    e->stats.instances_submitted += submitted;
+    e->stats.triangles_submitted += triangles;
+    /* Without GPU culling the count is this frame's; with it, the count of
+     * the last frame whose GPU work is done (collect_visible). */
+    if (!gpu_counted) e->stats.instances_visible = visible, e->stats.instances_visible_frame = e->stats.frames;
+    sl->counted_draws = gpu_counted ? sg->draw_count : 0;
+    sl->counted_frame = e->stats.frames;
+}
+
 void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv) {
     VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
-    uint64_t visible_count = 0;
+    uint64_t visible_count = 0, submitted = 0, triangles = 0;
     bool gpu_counted = false;
     sl->pbr_frame_key = sg->pbr_cap ? orri_pbr_frame_key(e, s) : 0; /* the IBL data PBR blocks carry */
+    /* An unchanged frame (a static city under a still camera) costs O(1),
+     * not a frustum test and key check per draw (issue 15). */
+    if (sl->still_stamp && sl->still_stamp == still_stamp(sg, s, sl, fv)) {
+        finish_draws(e, sg, sl, sl->still_submitted, sl->still_triangles, sl->still_visible, sl->still_gpu_counted);
+        return;
+    }
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         gpu_counted |= d->culled;
@@ -375,6 +422,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         orr_dmat4 billboard; /* billboarded meshes: their world for this camera */
         const orr_dmat4 *world = orri_node_draw_world(s, n, &fv->view, fv->camera_version, &billboard, &wv);
         orr_cell3 cell = orri_node_cell(s, n);
+        if (sl->uploaded[3 * i] != wv) mirror_check(sg, s, d, n);
         /* The mesh translation in the upload frame, once: the culling sphere
          * (same frame as the planes) and the camera-only re-pack both use it. */
         orr_dvec3 t_up = orri_eye_point(e, fv, orr_dmat4_get_translation(*world), cell);
@@ -387,8 +435,8 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
          * its source's far bucket, already counted with the source. */
         if (d->lod_from < 0) {
             uint64_t instances = t ? t->count : 1;
-            e->stats.instances_submitted += instances;
-            e->stats.triangles_submitted += instances * (sg->meshes[orri_scene_slot(d->node)].index_count / 3);
+            submitted += instances;
+            triangles += instances * (sg->meshes[orri_scene_slot(d->node)].index_count / 3);
         }
         uint32_t count = draw_count(e, sg, s, fv, d, n, t, cell, sphere);
         uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
@@ -401,11 +449,11 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         }
         upload_draw(e, sl, fv, s, i, d, n, m, world, wv, cell, t_up);
     }
-    /* Without GPU culling the count is this frame's; with it, the count of
-     * the last frame whose GPU work is done (collect_visible). */
-    if (!gpu_counted) e->stats.instances_visible = visible_count, e->stats.instances_visible_frame = e->stats.frames;
-    sl->counted_draws = gpu_counted ? sg->draw_count : 0;
-    sl->counted_frame = e->stats.frames;
+    finish_draws(e, sg, sl, submitted, triangles, visible_count, gpu_counted);
+    /* Stamped after the pass: lazy world updates during it handed out versions. */
+    sl->still_stamp = still_stamp(sg, s, sl, fv);
+    sl->still_submitted = submitted, sl->still_triangles = triangles, sl->still_visible = visible_count;
+    sl->still_gpu_counted = gpu_counted;
 }
 
 /* Instances that passed culling in the frame this slot recorded last, read

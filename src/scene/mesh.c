@@ -118,7 +118,7 @@ void orr_mesh_set_material(orr_scene *s, orr_mesh mesh_h, orr_material material)
                !orri_scene_lookup(s, &s->materials, material.id, "material", "orr_mesh_set_material (material)")))
         return;
     n->u.mesh.material = material.id;
-    n->u.mesh.version = orri_scene_next_version(s);
+    orri_mesh_changed(s, n);
 }
 
 orr_material orr_mesh_get_material(const orr_scene *s, orr_mesh mesh_h) {
@@ -130,7 +130,7 @@ void orr_mesh_set_visible(orr_scene *s, orr_mesh mesh_h, bool visible) {
     orri_node *n = mesh(s, mesh_h, "orr_mesh_set_visible");
     if (!n || n->u.mesh.visible == visible) return;
     n->u.mesh.visible = visible;
-    n->u.mesh.version = orri_scene_next_version(s);
+    orri_mesh_changed(s, n);
 }
 
 bool orr_mesh_get_visible(const orr_scene *s, orr_mesh mesh_h) {

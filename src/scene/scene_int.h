@@ -142,7 +142,8 @@ struct orr_scene {
     orr_image_processing image_processing; /* resolved (orrery/pbr.h); Babylon.js's plain defaults until set */
     uint64_t settings_version;             /* clear colour, fog, ambient, environment, image processing */
     uint64_t counter;                      /* version source */
-    uint64_t structure_version;            /* nodes/meshes added or removed, material swaps */
+    uint64_t structure_version;            /* what draws exist and how: nodes added or removed, every mesh-structural
+                                            * change (orri_mesh_changed), material structure, thin-instance layout */
     orri_pool nodes;
     orri_pool materials; /* orri_material records, owned by src/material */
     uint32_t active_camera;
@@ -179,6 +180,13 @@ struct orr_scene {
 orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, orr_scene **out);
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
+/* A change of what a mesh draws or how (material, visibility, skin, crowd,
+ * per-draw flags, thin-instance layout): bumps the mesh's version and the
+ * scene's structure version, which the renderer's structure key reads instead
+ * of hashing every mesh every frame (issue 15). */
+static inline void orri_mesh_changed(orr_scene *s, orri_node *n) {
+    n->u.mesh.version = s->structure_version = orri_scene_next_version(s);
+}
 
 /* Runs the before-render callbacks (scene.c: removal during the pass). */
 void orri_scene_run_before_render(orr_scene *s);

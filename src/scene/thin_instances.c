@@ -217,7 +217,7 @@ static void set_active_count(orr_scene *s, orri_thin_instances *t, uint32_t coun
 
 /* New arrays (grown or created): the renderer replaces the GPU buffers. */
 static void arrays_replaced(orr_scene *s, orri_thin_instances *t) {
-    t->capacity_version = orri_scene_next_version(s);
+    t->capacity_version = s->structure_version = orri_scene_next_version(s); /* new GPU buffers */
     t->capacity_changed = true;
     dirty_mark_all(&t->dirty[ORRI_THIN_MATRICES], t->capacity);
     t->version = orri_scene_next_version(s);
@@ -289,7 +289,7 @@ static orr_result ensure_thin(orr_scene *s, orri_node *n, uint32_t cap, orri_thi
     t->draw_version = orri_scene_next_version(s);
     arrays_replaced(s, t);
     n->u.mesh.thin = t;
-    n->u.mesh.version = orri_scene_next_version(s); /* vertex layout changes */
+    orri_mesh_changed(s, n); /* vertex layout changes */
     *out = t;
     return ORR_OK;
 }
@@ -317,7 +317,7 @@ static orr_result ensure_colors(orr_scene *s, orri_node *n, orri_thin_instances 
         return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instance colours", what, t->capacity);
     fill_colors(t->colors, 0, t->capacity);
     arrays_replaced(s, t);
-    n->u.mesh.version = orri_scene_next_version(s); /* instanceColor attribute appears */
+    orri_mesh_changed(s, n); /* instanceColor attribute appears */
     return ORR_OK;
 }
 
@@ -382,6 +382,105 @@ void orr_instances_set_matrix(orr_scene *s, orr_mesh mesh, uint32_t index, orr_m
     if (!t || !check_index(s, n, index, t->count, what)) return;
     memcpy(t->matrices + (size_t)index * 16, matrix.m, sizeof matrix.m);
     mark(s, t, ORRI_THIN_MATRICES, index, index + 1);
+}
+
+/* ---- batch updates --------------------------------------------------------------- */
+/* How far ahead the batch loops prefetch destination rows: enough misses in
+ * flight to hide DRAM latency on a random pattern over a large array. */
+#define PREFETCH_AHEAD 16u
+
+/* Every index < t->count, or misuse naming the first bad one. */
+static bool check_indices(const orr_scene *s, const orri_node *n, const orri_thin_instances *t, const uint32_t *idx,
+                          uint32_t count, const char *what) {
+    uint32_t bad = 0;
+    for (uint32_t k = 0; k < count; k++) bad |= idx[k] >= t->count ? 1u : 0u;
+    if (!bad) return true;
+    for (uint32_t k = 0; k < count; k++)
+        if (idx[k] >= t->count) {
+            orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: indices[%u] = %u out of range (mesh '%s' has %u)", what, k,
+                        idx[k], n->label, t->count);
+            break;
+        }
+    return false;
+}
+
+/* Marks rows idx[0..count) of the matrix stream and bumps its version once.
+ * Past ORRI_THIN_DIRTY_RANGES rows the stream goes straight to the bitmap
+ * (one OR per row); a few rows use the exact range list. */
+static void mark_rows(orr_scene *s, orri_thin_instances *t, const uint32_t *idx, uint32_t count) {
+    orri_thin_dirty *d = &t->dirty[ORRI_THIN_MATRICES];
+    const orr_allocator *a = &s->ctx->allocator;
+    if (!count) return;
+    if (!d->bitmap && (count <= ORRI_THIN_DIRTY_RANGES || !to_bitmap(a, d, t->capacity))) {
+        for (uint32_t k = 0; k < count; k++) dirty_mark(a, d, t->capacity, idx[k], idx[k] + 1);
+    } else {
+        uint64_t *bits = d->bits;
+        uint32_t lo = d->lo == d->hi ? UINT32_MAX : d->lo, hi = d->hi;
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t i = idx[k];
+            bits[i >> 6] |= 1ull << (i & 63u);
+            lo = i < lo ? i : lo;
+            hi = i + 1 > hi ? i + 1 : hi;
+        }
+        d->lo = lo, d->hi = hi;
+    }
+    t->version = orri_scene_next_version(s);
+}
+
+void orr_instances_set_matrices_at(orr_scene *s, orr_mesh mesh, const uint32_t *indices, const float *matrices,
+                                   uint32_t count) {
+    static const char what[] = "orr_instances_set_matrices_at";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !count) return;
+    if (!indices || !matrices) {
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "%s: indices or matrices is NULL with count %u", what, count);
+        return;
+    }
+    if (!check_indices(s, n, t, indices, count, what)) return;
+    float *base = t->matrices;
+    for (uint32_t k = 0; k < count; k++) {
+        if (k + PREFETCH_AHEAD < count) __builtin_prefetch(base + (size_t)indices[k + PREFETCH_AHEAD] * 16, 1);
+        memcpy(base + (size_t)indices[k] * 16, matrices + (size_t)k * 16, 16 * sizeof(float));
+    }
+    mark_rows(s, t, indices, count);
+}
+
+/* scale · rotation (unit quaternion) · translation as a float32 column-major
+ * matrix: orr_dmat4_compose's formula, written straight to float. */
+static void compose_f32(float *m, orr_dvec3 p, const orr_dquat *q, const orr_dvec3 *sc) {
+    double x = 0, y = 0, z = 0, w = 1, sx = 1, sy = 1, sz = 1;
+    if (q) x = q->x, y = q->y, z = q->z, w = q->w;
+    if (sc) sx = sc->x, sy = sc->y, sz = sc->z;
+    double xx = x * x, yy = y * y, zz = z * z, xy = x * y, zw = z * w, zx = z * x, yw = y * w, yz = y * z, xw = x * w;
+    m[0] = (float)((1.0 - 2.0 * (yy + zz)) * sx), m[1] = (float)(2.0 * (xy + zw) * sx);
+    m[2] = (float)(2.0 * (zx - yw) * sx), m[3] = 0.0f;
+    m[4] = (float)(2.0 * (xy - zw) * sy), m[5] = (float)((1.0 - 2.0 * (zz + xx)) * sy);
+    m[6] = (float)(2.0 * (yz + xw) * sy), m[7] = 0.0f;
+    m[8] = (float)(2.0 * (zx + yw) * sz), m[9] = (float)(2.0 * (yz - xw) * sz);
+    m[10] = (float)((1.0 - 2.0 * (yy + xx)) * sz), m[11] = 0.0f;
+    m[12] = (float)p.x, m[13] = (float)p.y, m[14] = (float)p.z, m[15] = 1.0f;
+}
+
+void orr_instances_set_transforms_at(orr_scene *s, orr_mesh mesh, const uint32_t *indices, uint32_t count,
+                                     const orr_dvec3 *positions, const orr_dquat *rotations,
+                                     const orr_dvec3 *scalings) {
+    static const char what[] = "orr_instances_set_transforms_at";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t || !count) return;
+    if (!indices || !positions) {
+        orri_misuse(s->ctx, ORR_MSG_NULL_ARGUMENT, "%s: indices or positions is NULL with count %u", what, count);
+        return;
+    }
+    if (!check_indices(s, n, t, indices, count, what)) return;
+    float *base = t->matrices;
+    for (uint32_t k = 0; k < count; k++) {
+        if (k + PREFETCH_AHEAD < count) __builtin_prefetch(base + (size_t)indices[k + PREFETCH_AHEAD] * 16, 1);
+        compose_f32(base + (size_t)indices[k] * 16, positions[k], rotations ? &rotations[k] : NULL,
+                    scalings ? &scalings[k] : NULL);
+    }
+    mark_rows(s, t, indices, count);
 }
 
 orr_mat4f orr_instances_get_matrix(const orr_scene *s, orr_mesh mesh, uint32_t index) {
@@ -543,7 +642,7 @@ void orr_instances_enable_gpu_culling(orr_scene *s, orr_mesh mesh, bool enabled)
     orri_thin_instances *t = need_thin(s, mesh, &n, what);
     if (!t || !check_setup(s, n, t, what) || t->gpu_culling == enabled) return;
     t->gpu_culling = enabled;
-    n->u.mesh.version = orri_scene_next_version(s); /* a different renderable */
+    orri_mesh_changed(s, n); /* a different renderable */
 }
 
 void orr_instances_enable_occlusion_culling(orr_scene *s, orr_mesh mesh, bool enabled) {
@@ -553,7 +652,7 @@ void orr_instances_enable_occlusion_culling(orr_scene *s, orr_mesh mesh, bool en
     if (!t || !check_setup(s, n, t, what) || (t->occlusion_culling == enabled && (!enabled || t->gpu_culling))) return;
     t->occlusion_culling = enabled;
     if (enabled) t->gpu_culling = true; /* occlusion culling is a mode of GPU culling */
-    n->u.mesh.version = orri_scene_next_version(s);
+    orri_mesh_changed(s, n); /* a different renderable */
 }
 
 void orr_instances_enable_dynamic_draw_count(orr_scene *s, orr_mesh mesh) {
@@ -640,9 +739,8 @@ orr_dbox orr_instances_query_local_box(orr_scene *s, orr_mesh mesh) {
 /* ---- renderer interface (thin_int.h) ------------------------------------------- */
 bool orri_thin_dirty_next(const orri_thin_instances *t, int stream, uint32_t *cursor, orri_thin_range *out) {
     const orri_thin_dirty *d = &t->dirty[stream];
-    uint32_t b, e, b2, e2;
+    uint32_t b, e;
     if (!next_run(d, *cursor, t->capacity, &b, &e)) return false;
-    while (next_run(d, e, t->capacity, &b2, &e2) && b2 - e < ORRI_THIN_DIRTY_GAP) e = e2;
     *out = (orri_thin_range){b, e};
     *cursor = e;
     return true;
@@ -655,6 +753,65 @@ uint64_t orri_thin_dirty_bytes(const orri_thin_instances *t, int stream) {
     orri_thin_range r;
     while (orri_thin_dirty_next(t, stream, &cursor, &r)) total += (uint64_t)(r.end - r.begin) * stride;
     return total;
+}
+
+/* Bitmap words covering [lo, hi) of the marks, clipped to the capacity. */
+static uint32_t bit_words_of(const orri_thin_instances *t, const orri_thin_dirty *d, uint32_t *w0) {
+    uint32_t hi = d->hi < t->capacity ? d->hi : t->capacity, end = (hi + 63u) / 64u;
+    *w0 = d->lo / 64u;
+    end = end < d->bit_words ? end : d->bit_words;
+    return end > *w0 ? end - *w0 : 0;
+}
+
+/* The last word's bits at or past the capacity never count. */
+static uint64_t word_at(const orri_thin_instances *t, const orri_thin_dirty *d, uint32_t w) {
+    uint64_t v = d->bits[w];
+    uint32_t first = w * 64u;
+    if (first + 64u > t->capacity) v &= t->capacity > first ? (~0ull >> (64u - (t->capacity - first))) : 0;
+    return v;
+}
+
+uint64_t orri_thin_dirty_count(const orri_thin_instances *t, int stream, uint32_t *runs) {
+    const orri_thin_dirty *d = &t->dirty[stream];
+    uint64_t rows = 0;
+    uint32_t nruns = 0;
+    if (d->lo == d->hi) {
+        /* clean */
+    } else if (d->bitmap) {
+        uint32_t w0, nw = bit_words_of(t, d, &w0);
+        uint64_t carry = 0; /* the previous word's top bit: a run continuing across words */
+        for (uint32_t k = 0; k < nw; k++) {
+            uint64_t v = word_at(t, d, w0 + k);
+            rows += (uint64_t)__builtin_popcountll(v);
+            nruns += (uint32_t)__builtin_popcountll(v & ~((v << 1) | carry));
+            carry = v >> 63;
+        }
+    } else {
+        for (uint32_t i = 0; i < d->range_count; i++) {
+            uint32_t b = d->ranges[i].begin, e = d->ranges[i].end < t->capacity ? d->ranges[i].end : t->capacity;
+            if (b < e) rows += e - b, nruns++;
+        }
+    }
+    if (runs) *runs = nruns;
+    return rows;
+}
+
+uint32_t orri_thin_dirty_rows(const orri_thin_instances *t, int stream, uint32_t *out) {
+    const orri_thin_dirty *d = &t->dirty[stream];
+    uint32_t n = 0;
+    if (d->lo == d->hi) return 0;
+    if (d->bitmap) {
+        uint32_t w0, nw = bit_words_of(t, d, &w0);
+        for (uint32_t k = 0; k < nw; k++)
+            for (uint64_t v = word_at(t, d, w0 + k); v; v &= v - 1)
+                out[n++] = (w0 + k) * 64u + (uint32_t)__builtin_ctzll(v);
+        return n;
+    }
+    for (uint32_t i = 0; i < d->range_count; i++) {
+        uint32_t e = d->ranges[i].end < t->capacity ? d->ranges[i].end : t->capacity;
+        for (uint32_t r = d->ranges[i].begin; r < e; r++) out[n++] = r;
+    }
+    return n;
 }
 
 void orri_thin_dirty_clear(orri_thin_instances *t, int stream) {
@@ -694,7 +851,7 @@ static void lod_detach(orr_scene *s, orri_thin_instances *t) {
     if (ot) {
         ot->lod_partner = ot->lod_source = 0;
         ot->lod_version = orri_scene_next_version(s);
-        o->u.mesh.version = orri_scene_next_version(s);
+        orri_mesh_changed(s, o);
     }
     t->lod_partner = t->lod_source = 0;
     t->lod_version = orri_scene_next_version(s);
@@ -762,7 +919,7 @@ orr_result orr_instances_set_positions(orr_scene *s, orr_mesh mesh, const orr_dv
     if (!p) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s", what);
     if (!t->positions) {
         memset(p, 0, (size_t)t->capacity * 3 * sizeof(double));
-        n->u.mesh.version = orri_scene_next_version(s); /* a different draw path */
+        orri_mesh_changed(s, n); /* a different draw path */
         s->structure_version = orri_scene_next_version(s);
     }
     t->positions = p;

@@ -53,9 +53,9 @@ enum { ORRI_THIN_MATRICES = 0, ORRI_THIN_COLORS = 1, ORRI_THIN_STREAMS = 2 };
  * instead (conservative: more bytes, never fewer). Marking the whole active
  * range returns to range mode. */
 #define ORRI_THIN_DIRTY_RANGES 8u
-/* Dirty runs separated by fewer clean instances than this are reported as one
- * range: a copy region costs more than a few wasted 64-byte rows. */
-#define ORRI_THIN_DIRTY_GAP 4u
+/* Runs are reported exactly (no merging across clean gaps): the bytes
+ * uploaded are the changed rows (issue 15; many runs go through the compute
+ * scatter, where a wasted row costs as much as a changed one). */
 
 typedef struct orri_thin_range {
     uint32_t begin, end; /* instances [begin, end) */
@@ -118,6 +118,13 @@ void orri_thin_release(orr_scene *s, orri_node *n);
 /* Dirty ranges of `stream` (within [0, capacity)), in increasing order:
  * start with *cursor = 0; returns false when there are no more. */
 bool orri_thin_dirty_next(const orri_thin_instances *t, int stream, uint32_t *cursor, orri_thin_range *out);
+/* Marked rows of `stream` (within the capacity) and, through *runs (may be
+ * NULL), how many maximal runs they form: one pass over the bitmap words of
+ * [lo, hi) with popcounts, or over the range list. */
+uint64_t orri_thin_dirty_count(const orri_thin_instances *t, int stream, uint32_t *runs);
+/* Writes the marked row indices of `stream` in increasing order to `out`
+ * (room for orri_thin_dirty_count rows) and returns how many. */
+uint32_t orri_thin_dirty_rows(const orri_thin_instances *t, int stream, uint32_t *out);
 /* Bytes the walk above would upload (stride × instances). */
 uint64_t orri_thin_dirty_bytes(const orri_thin_instances *t, int stream);
 /* Forget the marks of `stream` (after uploading them). */

@@ -244,7 +244,7 @@ void orr_shadow_set_receiver(orr_scene *s, orr_mesh mesh, bool receive) {
     orri_node *n = orri_node_get_kind(s, mesh.id, ORRI_NODE_MESH, "orr_shadow_set_receiver");
     if (!n || n->u.mesh.receive_shadows == receive) return;
     n->u.mesh.receive_shadows = receive;
-    n->u.mesh.version = orri_scene_next_version(s); /* the per-draw flags are re-uploaded */
+    orri_mesh_changed(s, n); /* the per-draw flags are re-uploaded */
 }
 
 bool orr_shadow_get_receiver(const orr_scene *s, orr_mesh mesh) {

@@ -4,6 +4,7 @@
  * and out-of-memory. The scene runs on the CPU-scene fixture
  * (tests/support/cpu_scene.h), with a counting logger and an allocator that
  * can be told to fail. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -365,12 +366,124 @@ TEST(dirty_ranges_stay_exact_when_scattered) {
     CHECK(orri_thin_dirty_bytes(thin(&f), ORRI_THIN_MATRICES) == 64);
     clear_dirty(&f);
 
-    /* runs closer than ORRI_THIN_DIRTY_GAP are reported as one copy region */
+    /* close runs stay separate: the bytes uploaded are the changed rows
+     * (issue 15), not the clean row between them */
     orr_instances_set_matrix(f.scene, f.mesh, 100, translation(0, 0, 0));
     orr_instances_set_matrix(f.scene, f.mesh, 102, translation(0, 0, 0));
     orri_thin_range r[4];
-    CHECK(ranges_of(&f, ORRI_THIN_MATRICES, r, 4) == 1 && r[0].begin == 100 && r[0].end == 103);
+    CHECK(ranges_of(&f, ORRI_THIN_MATRICES, r, 4) == 2 && r[0].begin == 100 && r[0].end == 101 && r[1].begin == 102 &&
+          r[1].end == 103);
+    CHECK(orri_thin_dirty_bytes(thin(&f), ORRI_THIN_MATRICES) == 2 * 64);
     CHECK(log_errors == 0);
+    teardown(&f);
+}
+
+/* ---- batch updates ---------------------------------------------------------------- */
+static bool row_equals(fixture *f, uint32_t i, const float *m) {
+    return memcmp(orr_instances_get_matrices(f->scene, f->mesh) + (size_t)i * 16, m, 64) == 0;
+}
+
+TEST(batch_matrices_write_and_mark_exactly_the_rows_named) {
+    fixture f;
+    setup(&f);
+    enum { N = 5000, K = 300 };
+    static float m[N * 16];
+    CHECK(orr_instances_set(f.scene, f.mesh, m, N) == ORR_OK);
+    clear_dirty(&f);
+    uint64_t v0 = orr_instances_get_version(f.scene, f.mesh);
+    static uint32_t idx[K];
+    static float mats[K * 16];
+    for (uint32_t k = 0; k < K; k++) {
+        idx[k] = (k * 2654435761u) % N; /* scattered, some adjacent by chance */
+        orr_mat4f t = translation(k, 2 * k, 3);
+        memcpy(mats + k * 16, t.m, 64);
+    }
+    idx[1] = 4000, idx[2] = 4001, idx[3] = 4002; /* a run of three */
+    idx[K - 1] = idx[0];                         /* a repeat: the last one wins */
+    orr_instances_set_matrices_at(f.scene, f.mesh, idx, mats, K);
+    CHECK(orr_instances_get_version(f.scene, f.mesh) != v0);
+    uint32_t distinct = 0;
+    static bool seen[N];
+    for (uint32_t k = 0; k < K; k++) distinct += !seen[idx[k]], seen[idx[k]] = true;
+    for (uint32_t k = 1; k < K; k++) CHECK(row_equals(&f, idx[k], mats + k * 16));
+    CHECK(row_equals(&f, idx[0], mats + (K - 1) * 16));
+    /* exact: the distinct rows named, each 64 bytes, no clean row between runs */
+    uint32_t runs = 0;
+    CHECK(orri_thin_dirty_count(thin(&f), ORRI_THIN_MATRICES, &runs) == distinct);
+    CHECK(orri_thin_dirty_bytes(thin(&f), ORRI_THIN_MATRICES) == (uint64_t)distinct * 64);
+    static uint32_t rows[N];
+    CHECK(orri_thin_dirty_rows(thin(&f), ORRI_THIN_MATRICES, rows) == distinct);
+    uint32_t expect_runs = 0;
+    for (uint32_t i = 0; i < distinct; i++) {
+        CHECK(seen[rows[i]]);
+        if (i) CHECK(rows[i] > rows[i - 1]);
+        expect_runs += i == 0 || rows[i] != rows[i - 1] + 1;
+    }
+    CHECK(runs == expect_runs && runs < distinct);                /* the run of three counts once */
+    for (uint32_t i = 0, checked = 0; i < N && checked < 50; i++) /* control: unchanged rows stay clean */
+        if (!seen[i]) {
+            CHECK(!dirty_covers(&f, ORRI_THIN_MATRICES, i));
+            checked++;
+        }
+    CHECK(orri_thin_dirty_bytes(thin(&f), ORRI_THIN_COLORS) == 0);
+    /* a few rows stay in exact range mode */
+    clear_dirty(&f);
+    uint32_t few[3] = {10, 12, 11};
+    orr_instances_set_matrices_at(f.scene, f.mesh, few, mats, 3);
+    CHECK(!thin(&f)->dirty[ORRI_THIN_MATRICES].bitmap);
+    orri_thin_range r[4];
+    CHECK(ranges_of(&f, ORRI_THIN_MATRICES, r, 4) == 1 && r[0].begin == 10 && r[0].end == 13);
+    CHECK(orri_thin_dirty_count(thin(&f), ORRI_THIN_MATRICES, &runs) == 3 && runs == 1);
+    CHECK(log_errors == 0);
+    teardown(&f);
+}
+
+TEST(batch_transforms_compose_like_dmat4_compose) {
+    fixture f;
+    setup(&f);
+    add_n(&f, 64);
+    clear_dirty(&f);
+    uint32_t idx[3] = {63, 5, 20};
+    orr_dvec3 pos[3] = {{1.5, -2, 3}, {100, 0.25, -7}, {0, 0, 0}};
+    orr_dquat rot[3] = {orr_dquat_from_axis_angle((orr_dvec3){0, 1, 0}, 0.7),
+                        orr_dquat_from_axis_angle((orr_dvec3){1, 2, 3}, -2.1), orr_dquat_identity()};
+    orr_dvec3 scl[3] = {{1, 1, 1}, {2, 0.5, -1}, {3, 3, 3}};
+    orr_instances_set_transforms_at(f.scene, f.mesh, idx, 3, pos, rot, scl);
+    for (int k = 0; k < 3; k++) {
+        orr_mat4f want = orr_dmat4_to_f32(orr_dmat4_compose(scl[k], rot[k], pos[k]));
+        orr_mat4f got = orr_instances_get_matrix(f.scene, f.mesh, idx[k]);
+        for (int i = 0; i < 16; i++) CHECK_NEAR(got.m[i], want.m[i], 1e-6 * (1 + fabs(want.m[i])));
+    }
+    /* NULL rotations and scalings: pure translations */
+    orr_instances_set_transforms_at(f.scene, f.mesh, idx, 3, pos, NULL, NULL);
+    orr_mat4f t = translation(100, 0.25, -7);
+    CHECK(row_equals(&f, 5, t.m));
+    CHECK(orri_thin_dirty_count(thin(&f), ORRI_THIN_MATRICES, NULL) == 3);
+    CHECK(row_equals(&f, 6, translation(6, 0, 0).m)); /* control: a neighbour untouched */
+    CHECK(log_errors == 0);
+    teardown(&f);
+}
+
+TEST(batch_misuse_changes_nothing) {
+    fixture f;
+    setup(&f);
+    add_n(&f, 10);
+    clear_dirty(&f);
+    uint64_t v0 = orr_instances_get_version(f.scene, f.mesh);
+    uint32_t idx[3] = {1, 10, 2}; /* 10 is past the count */
+    float mats[3 * 16] = {0};
+    orr_instances_set_matrices_at(f.scene, f.mesh, idx, mats, 3);
+    CHECK(log_errors == 1 && log_last_id == ORR_MSG_OUT_OF_RANGE);
+    CHECK(strstr(log_last, "orr_instances_set_matrices_at") && strstr(log_last, "indices[1] = 10"));
+    CHECK(row_equals(&f, 1, translation(1, 0, 0).m)); /* the valid index before it was not written */
+    CHECK(orr_instances_get_version(f.scene, f.mesh) == v0);
+    CHECK(orri_thin_dirty_bytes(thin(&f), ORRI_THIN_MATRICES) == 0);
+    orr_instances_set_transforms_at(f.scene, f.mesh, idx, 3, NULL, NULL, NULL);
+    CHECK(log_errors == 2 && log_last_id == ORR_MSG_NULL_ARGUMENT);
+    orr_instances_set_matrices_at(f.scene, (orr_mesh){0}, idx, mats, 3);
+    CHECK(log_errors == 3);
+    orr_instances_set_matrices_at(f.scene, f.mesh, idx, mats, 0); /* nothing to do: not misuse */
+    CHECK(log_errors == 3 && orr_instances_get_version(f.scene, f.mesh) == v0);
     teardown(&f);
 }
 

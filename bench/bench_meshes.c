@@ -1,0 +1,167 @@
+/* bench_meshes — CPU per frame of a city of many individual static meshes
+ * (issue 15, item 4): N distinct meshes (not instanced; one box geometry
+ * shared, eight standard materials), laid out on a ground grid, with the
+ * camera above it. Measured: the calling thread's CPU time of
+ * orr_engine_render (CLOCK_THREAD_CPUTIME_ID, median over the frames) in
+ * three cases after warm-up:
+ *
+ *   still        nothing changes between frames;
+ *   one moves    one mesh (a different one each frame) is moved;
+ *   camera moves the camera turns a little every frame (every mesh's
+ *                frustum test and eye-relative data are redone).
+ *
+ * The viewport is tiny (64×36, MSAA 1): this is the CPU cost of the render
+ * call, not of drawing.
+ *
+ *     bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still]
+ *
+ * Defaults: 10^4 and 6·10^4 meshes (a scene holds at most 65 535 nodes), 10 frames, 3 warm-up frames.
+ * Output: a table, then lines `BENCH name value unit`. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <orrery/orrery.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double thread_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+    qsort(v, n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void die(const char *what, orr_engine *e) {
+    fprintf(stderr, "bench_meshes: %s: %s\n", what, orr_engine_last_error(e));
+    exit(1);
+}
+
+enum { STILL, ONE_MOVES, CAMERA_MOVES, CASES };
+static const char *case_name[CASES] = {"still", "one_moves", "camera_moves"};
+
+typedef struct city {
+    orr_scene *s;
+    orr_mesh *meshes;
+    orr_camera cam;
+    uint32_t n, side;
+} city;
+
+static orr_dvec3 spot(const city *c, uint32_t i) {
+    double h = (c->side - 1) * 0.5;
+    return (orr_dvec3){(i % c->side - h) * 3.0, 0, (i / c->side - h) * 3.0};
+}
+
+static city make_city(orr_engine *e, uint32_t n) {
+    city c = {.n = n, .side = 1};
+    while ((uint64_t)c.side * c.side < n) c.side++;
+    if (orr_scene_create(e, &(orr_scene_desc){.label = "city"}, &c.s) != ORR_OK) die("scene", e);
+    orr_light_create(c.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0.3, -1, 0.5}});
+    orr_geometry g;
+    orr_geometry_build_box(NULL, NULL, &g);
+    orr_material mats[8];
+    for (int k = 0; k < 8; k++)
+        mats[k] = orr_standard_material_create(
+            c.s, &(orr_standard_material_desc){.diffuse = {true, {0.3 + 0.08 * k, 0.5, 0.7 - 0.05 * k}}});
+    c.meshes = malloc(sizeof *c.meshes * n);
+    if (!c.meshes) die("out of memory", NULL);
+    for (uint32_t i = 0; i < n; i++) {
+        c.meshes[i] = orr_mesh_create(c.s, &(orr_mesh_desc){.geometry = &g,
+                                                            .material = mats[i % 8],
+                                                            .position = spot(&c, i),
+                                                            .scaling = {1, 1.0 + (i * 7 % 13) * 0.3, 1}});
+        if (!c.meshes[i].id) die("mesh", e);
+    }
+    orr_geometry_free(&g);
+    double ext = c.side * 3.0;
+    c.cam = orr_camera_create_free(c.s, &(orr_free_camera_desc){.position = {0, ext * 0.6, -ext * 0.6},
+                                                                .target = ORR_DVEC3(0, 0, 0),
+                                                                .fov = 0.8,
+                                                                .near = 0.5,
+                                                                .far = ext * 4});
+    return c;
+}
+
+static double run_case(orr_engine *e, city *c, int which, int warm, int frames) {
+    double *t = malloc(sizeof(double) * frames);
+    double ext = c->side * 3.0;
+    for (int f = -warm; f < frames; f++) {
+        uint32_t i = (uint32_t)(f + warm) * 7919u % c->n;
+        if (which == ONE_MOVES) {
+            orr_dvec3 p = spot(c, i);
+            p.y = 0.5 * ((f + warm) % 2);
+            orr_node_set_position(c->s, orr_mesh_node(c->meshes[i]), p);
+        } else if (which == CAMERA_MOVES) {
+            double a = 0.002 * (f + warm);
+            orr_node_set_position(c->s, orr_camera_node(c->cam),
+                                  (orr_dvec3){ext * 0.6 * sin(a), ext * 0.6, -ext * 0.6 * cos(a)});
+        }
+        double c0 = thread_ms();
+        if (orr_engine_render(e, c->s) != ORR_OK) die("render", e);
+        double c1 = thread_ms();
+        if (f >= 0) t[f] = c1 - c0;
+    }
+    double m = median(t, frames);
+    free(t);
+    return m;
+}
+
+int main(int argc, char **argv) {
+    uint32_t sizes[2] = {10000, 60000};
+    int frames = 10, warm = 3;
+    bool only_still = false; /* --still: the still case only (profiling) */
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            char *end;
+            sizes[0] = (uint32_t)strtoul(argv[++i], &end, 10);
+            sizes[1] = *end == ',' ? (uint32_t)strtoul(end + 1, NULL, 10) : sizes[0];
+        } else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
+            frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--warm") && i + 1 < argc)
+            warm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--still"))
+            only_still = true;
+        else {
+            fprintf(stderr, "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still]\n");
+            return 2;
+        }
+    }
+    orr_engine *e;
+    if (orr_engine_create(&(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2}, &e) !=
+        ORR_OK)
+        die("engine", NULL);
+    printf("# bench_meshes: %d frames, %d warm-up, device %s\n\n", frames, warm, orr_engine_device_info(e).name);
+    printf("| meshes | still ms/frame | one moves ms/frame | camera moves ms/frame | records (still) |\n"
+           "|---|---|---|---|---|\n");
+    char lines[2][3][96];
+    for (int k = 0; k < 2; k++) {
+        city c = make_city(e, sizes[k]);
+        double ms[CASES];
+        uint32_t records = 0;
+        for (int w = 0; w < CASES; w++) {
+            ms[w] = w == STILL || !only_still ? run_case(e, &c, w, warm, frames) : NAN;
+            if (w == STILL) records = orr_query_stats(e).records;
+            snprintf(lines[k][w], sizeof lines[k][w], "BENCH meshes_%u_%s_cpu_ms %.4f ms\n", sizes[k], case_name[w],
+                     ms[w]);
+        }
+        printf("| %u | %.3f | %.3f | %.3f | %u |\n", sizes[k], ms[STILL], ms[ONE_MOVES], ms[CAMERA_MOVES], records);
+        fflush(stdout);
+        orr_engine_wait_idle(e);
+        orr_scene_destroy(c.s);
+        free(c.meshes);
+    }
+    printf("\n");
+    for (int k = 0; k < 2; k++)
+        for (int w = 0; w < CASES; w++) fputs(lines[k][w], stdout);
+    orr_engine_destroy(e);
+    return 0;
+}
