@@ -47,6 +47,7 @@ static orri_csm_params params_of(const orr_shadow_desc *d, const orri_camera *c)
     p.depth = ORRI_CSM_DEPTH_GL;
     p.mirror = ORRI_CSM_MIRROR_NEVER;
     p.snap_anchor = d->cascade_snap_anchor;
+    p.blend_percentage = d->cascade_blend_percentage.value;
     (void)c;
     return p;
 }
@@ -67,7 +68,10 @@ void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orr
         g->transforms[k] = f.cascade[k].transform;
         g->views[k] = f.cascade[k].view;
         g->cascade_far[k] = f.cascade[k].split_far;
+        g->cascade_length[k] = f.frustum_lengths[k];
     }
+    g->blend_factor = f.no_blend ? 0 : f.blend_factor;
+    g->lit_past_last = f.use_shadow_max_z;
     g->view = f.cascade[0].view, g->proj = f.cascade[0].projection;
     g->frame_pos = f.cascade[0].light_position;
     orr_dmat4 view_abs = orr_dmat4_mul(g->view, orr_dmat4_translation(orr_dvec3_neg(origin)));
