@@ -22,6 +22,7 @@ orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc) {
     if (!d.cascade_lambda.set) d.cascade_lambda = ORR_F64(0.5);
     if (!d.stabilize_cascades.set) d.stabilize_cascades = ORR_OFF;
     if (!d.cascade_blend_percentage.set) d.cascade_blend_percentage = ORR_F64(0.1);
+    if (!d.auto_calc_depth_bounds.set) d.auto_calc_depth_bounds = ORR_OFF;
     return d;
 }
 

@@ -99,6 +99,12 @@ static uint64_t matrix_key(orr_shadow_generator *g, const orri_view *v, orri_nod
         orri_thin_instances *t = orri_thin_of(n);
         h = orri_mix(orri_mix(h, wv), t ? orri_mix(t->version, t->count) : 0);
     }
+    if (g->desc.cascades && g->desc.auto_calc_depth_bounds.value) /* the bounds read every visible mesh */
+        for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
+            orri_thin_instances *t = orri_thin_of(it.node);
+            orri_node_world(s, it.node, &wv);
+            h = orri_mix(orri_mix(h, wv), t ? orri_mix(t->version, t->count) : 0);
+        }
     return h;
 }
 

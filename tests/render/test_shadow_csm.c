@@ -39,6 +39,8 @@ typedef struct csm_opts {
     bool anchor_at_scene;   /* the texel grid anchored at the scene's origin, not the world's */
     orr_opt_f64 blend;      /* cascade_blend_percentage (unset: the default 0.1) */
     bool bar;               /* a 30 m bar along z, 2.5 m up: a shadow strip across the first two splits */
+    bool small;             /* a 30 m ground and the first two rows of boxes only (z ≥ −15) */
+    bool auto_bounds;       /* auto_calc_depth_bounds */
 } csm_opts;
 
 /* The spec's shadow-csm scene with its root nodes at `o`. */
@@ -57,10 +59,12 @@ static orr_scene *build(orr_engine *e, orr_wpos o, csm_opts opt) {
                                                                        .near = 0.5,
                                                                        .far = 250});
     orr_node_set_cell(s, orr_camera_node(cam), o.cell);
-    orr_mesh ground = add_box(s, o, (orr_dvec3){0, 0, -180}, 30, 0, 400, (orr_color3){0.85, 0.85, 0.85});
+    orr_mesh ground = opt.small ? add_box(s, o, (orr_dvec3){0, 0, -5}, 30, 0, 30, (orr_color3){0.85, 0.85, 0.85})
+                                : add_box(s, o, (orr_dvec3){0, 0, -180}, 30, 0, 400, (orr_color3){0.85, 0.85, 0.85});
     orr_shadow_set_receiver(s, ground, true);
     orr_mesh boxes[26];
-    for (int r = 0; r < 13; r++)
+    int rows = opt.small ? 2 : 13;
+    for (int r = 0; r < rows; r++)
         for (int k = 0; k < 2; k++) {
             orr_mesh b = add_box(s, o, (orr_dvec3){k ? 4 : -4, 1, -15.0 * r}, 2, 2, 2, (orr_color3){0.9, 0.35, 0.25});
             orr_shadow_set_receiver(s, b, true);
@@ -82,12 +86,13 @@ static orr_scene *build(orr_engine *e, orr_wpos o, csm_opts opt) {
                          .stabilize_cascades = opt.stabilize ? ORR_ON : ORR_OFF,
                          .shadow_max_z = ORR_F64(200),
                          .cascade_snap_anchor = opt.anchor_at_scene ? o : (orr_wpos){{0, 0, 0}, {0, 0, 0}},
-                         .cascade_blend_percentage = opt.blend};
+                         .cascade_blend_percentage = opt.blend,
+                         .auto_calc_depth_bounds = {true, opt.auto_bounds}};
     if (orr_shadow_generator_create(s, sun, &d, &g) != ORR_OK) {
         orr_scene_destroy(s);
         return NULL;
     }
-    for (int i = 0; i < 26; i++) orr_shadow_add_caster(g, boxes[i]);
+    for (int i = 0; i < 2 * rows; i++) orr_shadow_add_caster(g, boxes[i]);
     if (opt.bar) {
         orr_mesh bar = add_box(s, o, (orr_dvec3){0, 2.5, -6}, 1, 1, 1, (orr_color3){0.3, 0.6, 0.9});
         orr_node_set_scaling(s, orr_mesh_node(bar), (orr_dvec3){0.3, 0.3, 30});
@@ -192,6 +197,34 @@ TEST(csm_blend_band) {
     CHECK(in_band >= 0.95 * changed);
     orr_test_image_free(&on);
     orr_test_image_free(&off);
+}
+
+/* autoCalcDepthBounds: in a small scene (a 30 m ground, four boxes, the
+ * camera's far plane at 250 m) the splits shrink to the depths the meshes
+ * occupy, so cascade 0 covers less ground (finer texels), and the shadows
+ * stay where they were: the image with the bounds is close to the one
+ * without, and both differ from the scene without shadows. */
+TEST(csm_auto_depth_bounds) {
+    orr_image8 img[3];
+    double width[2];
+    for (int k = 0; k < 2; k++) {
+        csm_opts o = {4, true, .small = true, .auto_bounds = k == 1};
+        orr_scene *s = build(engine, AT0, o);
+        REQUIRE(s && orr_test_render(engine, s, 3, &img[k]));
+        orr_test_save_png(orr_test_out_path(k ? "shadow-csm-small-auto.png" : "shadow-csm-small.png"), &img[k]);
+        orr_shadow_matrices m = orr_shadow_generator_get_matrices(last_gen);
+        width[k] = m.ortho_right - m.ortho_left;
+        orr_scene_destroy(s);
+    }
+    REQUIRE(shot(engine, AT0, (csm_opts){0, .small = true}, NULL, &img[2]));
+    double same = orr_test_compare(&img[0], &img[1]).mad, shadowless = orr_test_compare(&img[1], &img[2]).mad;
+    printf("small scene: cascade 0 width %.2f m without depth bounds, %.2f m with; image MAD with vs without %.4f, "
+           "with vs no shadows %.4f\n",
+           width[0], width[1], same, shadowless);
+    CHECK(width[1] < 0.8 * width[0]);
+    CHECK(shadowless > 0.5);
+    CHECK(same < 0.25 * shadowless);
+    for (int k = 0; k < 3; k++) orr_test_image_free(&img[k]);
 }
 
 /* Shimmer, measured on what the renderer used: cascade 0's light transform
