@@ -17,9 +17,10 @@
 // Babylon's. Maps store reversed depth (1 − d): the compare sampler tests
 // reference ≥ stored. Positions are upload-frame (eye-relative under floating
 // origin); the light matrices are in the same frame (src/shadow).
-// Layers: a cascaded generator fills map.z > 1 layers and `splits` (far view
-// depth per layer); the receiver takes the first layer whose split is beyond
-// the fragment's view depth. A point light has six layers, one per cube face
+// Layers: a cascaded generator fills map.z > 1 layers, `splits` (far view
+// depth per layer) and `lengths`; the receiver takes the first layer whose
+// split is beyond the fragment's view depth and blends toward the next one
+// near its far end (orri_shadow_cascaded). A point light has six layers, one per cube face
 // (90° perspectives), chosen by the major axis of the light-to-fragment vector.
 #include "gpu_types.h"
 
@@ -96,34 +97,22 @@ float orri_shadow_pcss(uint i, vec3 uvz, float layer, float metric, float inv, f
     return mix(lit / float(taps), 1.0, metric - blocker);
 }
 
-uint orri_shadow_layer(OrriShadow s, vec3 p) {
-    uint n = uint(s.map.z + 0.5);
-    if (s.info.z == ORRI_LIGHT_POINT) { // cube faces +X −X +Y −Y +Z −Z: the major axis of light → p
-        vec3 d = p - s.splits.xyz, a = abs(d);
-        if (a.x >= a.y && a.x >= a.z) return d.x > 0.0 ? 0u : 1u;
-        if (a.y >= a.z) return d.y > 0.0 ? 2u : 3u;
-        return d.z > 0.0 ? 4u : 5u;
-    }
-    if (n <= 1u) return 0u;
-    float depth = dot(p - scene.eye.xyz, vec3(scene.view[0].z, scene.view[1].z, scene.view[2].z));
-    depth = abs(depth);
-    for (uint k = 0u; k + 1u < n; k++)
-        if (depth < s.splits[k]) return k;
-    return n - 1u;
+// A point light's layer: cube faces +X −X +Y −Y +Z −Z, by the major axis of light → p.
+uint orri_shadow_face(OrriShadow s, vec3 p) {
+    vec3 d = p - s.splits.xyz, a = abs(d);
+    if (a.x >= a.y && a.x >= a.z) return d.x > 0.0 ? 0u : 1u;
+    if (a.y >= a.z) return d.y > 0.0 ? 2u : 3u;
+    return d.z > 0.0 ? 4u : 5u;
 }
 
-// The shadow factor of light slot `i` at upload-frame position `p`.
-float orri_shadow(uint i, vec3 p) {
-    OrriShadow s = orri_shadows[i];
-    uint filter_kind = s.info.x;
-    if (filter_kind == ORRI_SHADOW_NONE) return 1.0;
-    vec3 q = p + s.origin.xyz;
-    uint layer = orri_shadow_layer(s, q);
+// The filtered shadow of light slot `i` in one layer of its map at position q.
+float orri_shadow_in_layer(OrriShadow s, uint i, vec3 q, uint layer) {
     vec4 lp = s.matrices[layer] * vec4(q, 1.0);
     vec3 clip = lp.xyz / lp.w;
     vec2 uv = 0.5 * clip.xy + 0.5;
     float metric = (lp.z + s.depth.x) / s.depth.y;
     if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || metric < 0.0 || metric > 1.0) return 1.0;
+    uint filter_kind = s.info.x;
     float darkness = s.params.x, shadow;
     if (filter_kind == ORRI_SHADOW_ESM) {
         float stored = orri_sm_raw(i, vec3(uv, float(layer)));
@@ -139,4 +128,33 @@ float orri_shadow(uint i, vec3 p) {
         shadow = mix(darkness, 1.0, orri_shadow_pcf(i, uv, float(layer), ref, s.map.x, s.map.y, s.info.y));
     }
     return orri_shadow_falloff(shadow, clip.xy, s.params.z);
+}
+
+// Cascades (Babylon.js's CSM receive): the first layer whose split lies
+// beyond the fragment's view depth; past the last split lit when info.w is
+// set (SHADOWCSMUSESHADOWMAXZ), else the last layer. In the last
+// cascadeBlendPercentage of a cascade's length the next cascade is mixed in:
+// ratio = clamp((split − depth) / length, 0, 1) · blendFactor, and while
+// ratio < 1, shadow = mix(next, shadow, ratio).
+float orri_shadow_cascaded(OrriShadow s, uint i, vec3 q, uint n) {
+    float depth = abs(dot(q - scene.eye.xyz, vec3(scene.view[0].z, scene.view[1].z, scene.view[2].z)));
+    uint layer = 0u;
+    while (layer + 1u < n && depth >= s.splits[layer]) layer++;
+    if (depth >= s.splits[layer] && s.info.w != 0u) return 1.0;
+    float shadow = orri_shadow_in_layer(s, i, q, layer);
+    float ratio = clamp((s.splits[layer] - depth) / s.lengths[layer], 0.0, 1.0) * s.depth.z;
+    if (layer + 1u < n && s.depth.z > 0.0 && ratio < 1.0)
+        shadow = mix(orri_shadow_in_layer(s, i, q, layer + 1u), shadow, ratio);
+    return shadow;
+}
+
+// The shadow factor of light slot `i` at upload-frame position `p`.
+float orri_shadow(uint i, vec3 p) {
+    OrriShadow s = orri_shadows[i];
+    if (s.info.x == ORRI_SHADOW_NONE) return 1.0;
+    vec3 q = p + s.origin.xyz;
+    if (s.info.z == ORRI_LIGHT_POINT) return orri_shadow_in_layer(s, i, q, orri_shadow_face(s, q));
+    uint n = uint(s.map.z + 0.5);
+    if (n <= 1u) return orri_shadow_in_layer(s, i, q, 0u);
+    return orri_shadow_cascaded(s, i, q, n);
 }

@@ -115,11 +115,21 @@ typedef struct orr_shadow_desc {
      * each cascade a bounding sphere snapped to whole texels, so moving the
      * camera does not make shadow edges shimmer. Each cascade is its own
      * layer of the map (map_size² each); the receiver picks the layer by
-     * view depth. Not done: Babylon's cascadeBlendPercentage (no blend
-     * band between cascades) and autoCalcDepthBounds. */
+     * view depth; past the last split (shadow_max_z) receivers are lit.
+     * cascade_blend_percentage (Babylon's cascadeBlendPercentage, 0..1,
+     * default 0.1; ORR_F64(0) turns blending off): over that last fraction
+     * of a cascade's view-depth length the receiver mixes in the next
+     * cascade, so the seam between two resolutions is a gradient, not a
+     * line. auto_calc_depth_bounds (Babylon's autoCalcDepthBounds, default
+     * off): the splits cover only the view depths the scene's visible meshes
+     * occupy (their world boxes, clamped to the camera's planes: a CPU bound,
+     * where Babylon.js reduces the depth buffer), so a small scene gets
+     * finer cascades. */
     uint32_t cascades;
     orr_opt_f64 cascade_lambda;
     orr_opt_bool stabilize_cascades;
+    orr_opt_f64 cascade_blend_percentage;
+    orr_opt_bool auto_calc_depth_bounds;
     /* The absolute point the cascades' texel grid is anchored at; default
      * (zero) the world origin, as Babylon.js. Anchor it at a scene's own
      * origin and its shadows are identical wherever the scene is placed

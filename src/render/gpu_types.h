@@ -77,14 +77,15 @@ typedef struct orri_uvec4 {
 #define ORRI_SHADOW_PCF 2u
 #define ORRI_SHADOW_ESM 3u
 #define ORRI_SHADOW_PCSS 4u
-#define ORRI_SHADOW_FIELDS                                                                                     \
-    ORR_MAT4 matrices[ORRI_SHADOW_LAYERS];                                                                     \
-    ORR_VEC4 params; /* darkness, depth scale (ESM), frustum edge falloff, PCSS lightSizeUV (ratio · size) */ \
-    ORR_VEC4 map;    /* size, 1 / size, layer count, blur scale / size */                                      \
-    ORR_VEC4 depth;  /* Babylon.js depthValues (x, y): metric = (clip z + x) / y; z, w unused */               \
-    ORR_VEC4 splits; /* cascades: far view depth of each layer; point light: xyz = upload-frame position */    \
-    ORR_VEC4 origin; /* debug control only: added to the fragment position (0 normally) */                     \
-    ORR_UVEC4 info;  /* x = ORRI_SHADOW_* filter, y = PCF quality (0 high, 1 medium, 2 low), z = light type */
+#define ORRI_SHADOW_FIELDS                                                                                      \
+    ORR_MAT4 matrices[ORRI_SHADOW_LAYERS];                                                                      \
+    ORR_VEC4 params;  /* darkness, depth scale (ESM), frustum edge falloff, PCSS lightSizeUV (ratio · size) */ \
+    ORR_VEC4 map;     /* size, 1 / size, layer count, blur scale / size */                                      \
+    ORR_VEC4 depth;   /* depthValues (x, y): metric = (clip z + x) / y; z: cascadeBlendFactor (0: no blend) */  \
+    ORR_VEC4 splits;  /* cascades: far view depth of each layer; point light: xyz = upload-frame position */    \
+    ORR_VEC4 lengths; /* cascades: each layer's view-depth length (Babylon.js frustumLengths) */                \
+    ORR_VEC4 origin;  /* debug control only: added to the fragment position (0 normally) */                     \
+    ORR_UVEC4 info;   /* x: ORRI_SHADOW_* filter, y: PCF quality, z: light type, w: 1 = lit past the last split */
 
 /* Per PBR draw: set 1, binding 0 (dynamic offset into the slot's shader
  * block buffer; src/render/pbr_pack.c packs it). Texture slots in the order

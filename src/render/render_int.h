@@ -30,7 +30,7 @@
 _Static_assert(sizeof(orri_gpu_light) == 96, "light layout");
 _Static_assert(sizeof(orri_gpu_scene) == 3 * 64 + 5 * 16 + 4 * 96, "scene layout");
 _Static_assert(sizeof(orri_gpu_object) == 2 * 64 + 5 * 16, "object layout");
-_Static_assert(sizeof(orri_gpu_shadow) == ORRI_SHADOW_LAYERS * 64 + 6 * 16, "shadow layout");
+_Static_assert(sizeof(orri_gpu_shadow) == ORRI_SHADOW_LAYERS * 64 + 7 * 16, "shadow layout");
 
 #define ORRI_COLOR_FORMAT VK_FORMAT_R8G8B8A8_UNORM
 #define ORRI_DEPTH_FORMAT VK_FORMAT_D32_SFLOAT

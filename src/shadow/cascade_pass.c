@@ -36,6 +36,34 @@ static orr_dbox casters_box(orr_shadow_generator *g, orr_engine *e, const orri_v
     return b;
 }
 
+/* autoCalcDepthBounds, on the CPU (decision 52): the view depths of the
+ * visible meshes' world-box corners (thin instances: the box of all
+ * instances), clamped to the camera's planes. A conservative bound where
+ * Babylon.js reduces the depth buffer: never tighter than what is drawn, a
+ * frame early rather than late, no GPU read-back. False when nothing is in
+ * front of the camera. */
+static bool scene_depths(orr_shadow_generator *g, orr_engine *e, const orri_view *v, double n, double f, double *lo,
+                         double *hi) {
+    orr_scene *s = g->scene;
+    double fwd = v->proj.m[11] < 0 ? -1.0 : 1.0; /* w = ±z: the view looks along ±z */
+    *lo = INFINITY, *hi = -INFINITY;
+    for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
+        orri_thin_instances *t = orri_thin_of(it.node);
+        orr_dbox box = t ? orri_thin_local_box(s, it.node) : orri_node_mesh(it.node)->local_box;
+        if (orr_dbox_is_empty(box)) continue;
+        orr_dmat4 w = *orri_node_world(s, it.node, NULL);
+        orr_cell3 cell = orri_node_cell(s, it.node);
+        for (int k = 0; k < 8; k++) {
+            orr_dvec3 c = {k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z};
+            orr_dvec3 q =
+                orr_dmat4_transform_point(v->view, orri_eye_point(e, v, orr_dmat4_transform_point(w, c), cell));
+            double z = fmin(fmax(fwd * q.z, n), f);
+            *lo = fmin(*lo, z), *hi = fmax(*hi, z);
+        }
+    }
+    return *lo < *hi;
+}
+
 static orri_csm_params params_of(const orr_shadow_desc *d, const orri_camera *c) {
     orri_csm_params p = orri_csm_params_default();
     p.num_cascades = (int)d->cascades;
@@ -47,6 +75,7 @@ static orri_csm_params params_of(const orr_shadow_desc *d, const orri_camera *c)
     p.depth = ORRI_CSM_DEPTH_GL;
     p.mirror = ORRI_CSM_MIRROR_NEVER;
     p.snap_anchor = d->cascade_snap_anchor;
+    p.blend_percentage = d->cascade_blend_percentage.value;
     (void)c;
     return p;
 }
@@ -59,6 +88,10 @@ void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orr
     orri_csm_camera cam = {v->view, v->proj, c->znear > 0 ? c->znear : 1.0, isfinite(c->zfar) ? c->zfar : 0,
                            orr_wpos_from_dvec3(origin)};
     if (v->fo) cam.origin = v->eye_w; /* eye-relative frame: its origin is the eye, cells included */
+    double lo, hi;
+    if (g->desc.auto_calc_depth_bounds.value && cam.far > cam.near &&
+        scene_depths(g, e, v, cam.near, cam.far, &lo, &hi))
+        orri_csm_depth_bounds(cam.near, cam.far, lo, hi, &p.min_distance, &p.max_distance);
     const orr_light_desc *ld = &orri_node_light(ln)->desc;
     orr_dvec3 dir = orr_dmat4_transform_dir(*orri_node_world(s, ln, NULL), ld->direction);
     orri_csm_frame f;
@@ -67,7 +100,10 @@ void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orr
         g->transforms[k] = f.cascade[k].transform;
         g->views[k] = f.cascade[k].view;
         g->cascade_far[k] = f.cascade[k].split_far;
+        g->cascade_length[k] = f.frustum_lengths[k];
     }
+    g->blend_factor = f.no_blend ? 0 : f.blend_factor;
+    g->lit_past_last = f.use_shadow_max_z;
     g->view = f.cascade[0].view, g->proj = f.cascade[0].projection;
     g->frame_pos = f.cascade[0].light_position;
     orr_dmat4 view_abs = orr_dmat4_mul(g->view, orr_dmat4_translation(orr_dvec3_neg(origin)));

@@ -21,6 +21,8 @@ orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc) {
     if (!d.contact_hardening_light_size_uv_ratio.set) d.contact_hardening_light_size_uv_ratio = ORR_F64(0.1);
     if (!d.cascade_lambda.set) d.cascade_lambda = ORR_F64(0.5);
     if (!d.stabilize_cascades.set) d.stabilize_cascades = ORR_OFF;
+    if (!d.cascade_blend_percentage.set) d.cascade_blend_percentage = ORR_F64(0.1);
+    if (!d.auto_calc_depth_bounds.set) d.auto_calc_depth_bounds = ORR_OFF;
     return d;
 }
 
@@ -56,8 +58,11 @@ static bool check_desc(orri_ctx *ctx, const orr_shadow_desc *d, const char *what
             orri_misuse(ctx, ORR_MSG_NOT_FINITE, "%s: a parameter is NaN or infinite", what);
             return false;
         }
-    if (d->cascades == 1 || d->cascades > 4 || !(d->cascade_lambda.value >= 0 && d->cascade_lambda.value <= 1)) {
-        orri_misuse(ctx, ORR_MSG_OUT_OF_RANGE, "%s: cascades %u not 0 or 2..4, or cascade_lambda outside 0..1", what,
+    double blend = d->cascade_blend_percentage.value;
+    if (d->cascades == 1 || d->cascades > 4 || !(d->cascade_lambda.value >= 0 && d->cascade_lambda.value <= 1) ||
+        !(blend >= 0 && blend <= 1)) {
+        orri_misuse(ctx, ORR_MSG_OUT_OF_RANGE,
+                    "%s: cascades %u not 0 or 2..4, or cascade_lambda / cascade_blend_percentage outside 0..1", what,
                     d->cascades);
         return false;
     }

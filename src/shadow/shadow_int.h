@@ -80,8 +80,11 @@ struct orr_shadow_generator {
      * view, upload frame) and each layer's far view distance */
     orr_dmat4 transforms[ORRI_SHADOW_LAYERS];
     double cascade_far[ORRI_SHADOW_LAYERS];
-    orr_dvec3 frame_pos;         /* the light's position in the upload frame */
-    orri_shadow_extents extents; /* kept when auto_update_extends is off */
+    double cascade_length[ORRI_SHADOW_LAYERS]; /* Babylon's frustumLengths */
+    double blend_factor;                       /* 1 / blend percentage, 0: no blend */
+    bool lit_past_last;                        /* SHADOWCSMUSESHADOWMAXZ */
+    orr_dvec3 frame_pos;                       /* the light's position in the upload frame */
+    orri_shadow_extents extents;               /* kept when auto_update_extends is off */
     orr_shadow_matrices world;
     uint64_t matrix_key;
     orri_shadow_gpu gpu;

@@ -99,6 +99,12 @@ static uint64_t matrix_key(orr_shadow_generator *g, const orri_view *v, orri_nod
         orri_thin_instances *t = orri_thin_of(n);
         h = orri_mix(orri_mix(h, wv), t ? orri_mix(t->version, t->count) : 0);
     }
+    if (g->desc.cascades && g->desc.auto_calc_depth_bounds.value) /* the bounds read every visible mesh */
+        for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
+            orri_thin_instances *t = orri_thin_of(it.node);
+            orri_node_world(s, it.node, &wv);
+            h = orri_mix(orri_mix(h, wv), t ? orri_mix(t->version, t->count) : 0);
+        }
     return h;
 }
 
@@ -157,18 +163,21 @@ static void fill_record(orr_shadow_generator *g, const orri_view *v, orr_light_t
     memset(r, 0, sizeof *r);
     for (uint32_t k = 0; k < g->gpu.layers; k++) r->matrices[k] = orr_dmat4_to_f32(layer_transform(g, k));
     if (g->point) r->splits = orri_pack_position(g->frame_pos, 0); /* the receivers' face choice */
-    if (d->cascades) /* the receivers' layer choice: each cascade's far view distance */
-        r->splits = (orr_vec4f){(float)g->cascade_far[0], (float)g->cascade_far[1], (float)g->cascade_far[2],
-                                (float)g->cascade_far[3]};
+    if (d->cascades) {                                             /* the receivers' layer choice and blend band */
+        r->splits =
+            orr_dvec4_to_f32((orr_dvec4){g->cascade_far[0], g->cascade_far[1], g->cascade_far[2], g->cascade_far[3]});
+        r->lengths = orr_dvec4_to_f32(
+            (orr_dvec4){g->cascade_length[0], g->cascade_length[1], g->cascade_length[2], g->cascade_length[3]});
+    }
     double size = g->gpu.size;
     r->params = orr_dvec4_to_f32((orr_dvec4){d->darkness.value, d->depth_scale.value, d->frustum_edge_falloff.value,
                                              d->contact_hardening_light_size_uv_ratio.value * size});
     r->map = orr_dvec4_to_f32((orr_dvec4){size, 1.0 / size, g->gpu.layers, 0});
     double dv[2];
     orri_shadow_depth_values(type, g->world.min_z, g->world.max_z, dv);
-    r->depth = orr_dvec4_to_f32((orr_dvec4){dv[0], dv[1], 0, 0});
+    r->depth = orr_dvec4_to_f32((orr_dvec4){dv[0], dv[1], d->cascades ? g->blend_factor : 0, 0});
     if (d->debug_absolute_matrices && v->fo) r->origin = orri_pack_position(orr_wpos_to_dvec3(v->eye_w), 0);
-    r->info = (orri_uvec4){g->gpu.filter_kind, (uint32_t)d->quality, (uint32_t)type, 0};
+    r->info = (orri_uvec4){g->gpu.filter_kind, (uint32_t)d->quality, (uint32_t)type, d->cascades && g->lit_past_last};
 }
 
 static orri_shadow_push caster_push(orr_shadow_generator *g, orr_engine *e, const orri_view *v, orri_node *ln,

@@ -37,6 +37,10 @@ typedef struct csm_opts {
     orr_dvec3 camera_shift; /* added to the camera position and target */
     orr_dvec3 target_shift; /* added to the target only (turns the camera) */
     bool anchor_at_scene;   /* the texel grid anchored at the scene's origin, not the world's */
+    orr_opt_f64 blend;      /* cascade_blend_percentage (unset: the default 0.1) */
+    bool bar;               /* a 30 m bar along z, 2.5 m up: a shadow strip across the first two splits */
+    bool small;             /* a 30 m ground and the first two rows of boxes only (z ≥ −15) */
+    bool auto_bounds;       /* auto_calc_depth_bounds */
 } csm_opts;
 
 /* The spec's shadow-csm scene with its root nodes at `o`. */
@@ -55,10 +59,12 @@ static orr_scene *build(orr_engine *e, orr_wpos o, csm_opts opt) {
                                                                        .near = 0.5,
                                                                        .far = 250});
     orr_node_set_cell(s, orr_camera_node(cam), o.cell);
-    orr_mesh ground = add_box(s, o, (orr_dvec3){0, 0, -180}, 30, 0, 400, (orr_color3){0.85, 0.85, 0.85});
+    orr_mesh ground = opt.small ? add_box(s, o, (orr_dvec3){0, 0, -5}, 30, 0, 30, (orr_color3){0.85, 0.85, 0.85})
+                                : add_box(s, o, (orr_dvec3){0, 0, -180}, 30, 0, 400, (orr_color3){0.85, 0.85, 0.85});
     orr_shadow_set_receiver(s, ground, true);
     orr_mesh boxes[26];
-    for (int r = 0; r < 13; r++)
+    int rows = opt.small ? 2 : 13;
+    for (int r = 0; r < rows; r++)
         for (int k = 0; k < 2; k++) {
             orr_mesh b = add_box(s, o, (orr_dvec3){k ? 4 : -4, 1, -15.0 * r}, 2, 2, 2, (orr_color3){0.9, 0.35, 0.25});
             orr_shadow_set_receiver(s, b, true);
@@ -79,12 +85,19 @@ static orr_scene *build(orr_engine *e, orr_wpos o, csm_opts opt) {
                          .cascade_lambda = ORR_F64(0.7),
                          .stabilize_cascades = opt.stabilize ? ORR_ON : ORR_OFF,
                          .shadow_max_z = ORR_F64(200),
-                         .cascade_snap_anchor = opt.anchor_at_scene ? o : (orr_wpos){{0, 0, 0}, {0, 0, 0}}};
+                         .cascade_snap_anchor = opt.anchor_at_scene ? o : (orr_wpos){{0, 0, 0}, {0, 0, 0}},
+                         .cascade_blend_percentage = opt.blend,
+                         .auto_calc_depth_bounds = {true, opt.auto_bounds}};
     if (orr_shadow_generator_create(s, sun, &d, &g) != ORR_OK) {
         orr_scene_destroy(s);
         return NULL;
     }
-    for (int i = 0; i < 26; i++) orr_shadow_add_caster(g, boxes[i]);
+    for (int i = 0; i < 2 * rows; i++) orr_shadow_add_caster(g, boxes[i]);
+    if (opt.bar) {
+        orr_mesh bar = add_box(s, o, (orr_dvec3){0, 2.5, -6}, 1, 1, 1, (orr_color3){0.3, 0.6, 0.9});
+        orr_node_set_scaling(s, orr_mesh_node(bar), (orr_dvec3){0.3, 0.3, 30});
+        orr_shadow_add_caster(g, bar);
+    }
     last_gen = g;
     return s;
 }
@@ -115,6 +128,103 @@ TEST(csm_parity_and_presence) {
     orr_test_image_free(&ref);
     orr_test_image_free(&with);
     orr_test_image_free(&without);
+}
+
+/* The view depth of the ground (y = 0) under pixel row `py` of the 640×480
+ * shadow-csm camera (position (0, 4, 12), target (0, 0, −60), fov 0.8): the
+ * ray forward + b·up meets the plane at view depth 4 / −(F.y + b·U.y). */
+static double ground_depth(int py) {
+    orr_dvec3 f = orr_dvec3_normalize((orr_dvec3){0, -4, -72});
+    double uy = sqrt(1 - f.y * f.y); /* the camera's up: (0, sqrt(1 − F.y²), ·) */
+    double b = (1 - 2 * (py + 0.5) / 480.0) * tan(0.4);
+    double dy = f.y + b * uy;
+    return dy < 0 ? -4 / dy : INFINITY;
+}
+
+/* Babylon's splits of the scene (near 0.5, far 250, shadowMaxZ 200, λ 0.7,
+ * 4 cascades): the far view depth and length of each cascade. */
+static void scene_splits(double far[4], double len[4]) {
+    double lo = 0.5, hi = 200, prev = lo;
+    for (int i = 0; i < 4; i++) {
+        double p = (i + 1) / 4.0;
+        far[i] = 0.7 * lo * pow(hi / lo, p) + 0.3 * (lo + (hi - lo) * p);
+        len[i] = far[i] - prev, prev = far[i];
+    }
+}
+
+/* cascadeBlendPercentage (Babylon's default 0.1, which the references were
+ * made with) against no blending: the blend brings the image closer to
+ * Babylon.js's (the shared scene), and, with a bar whose shadow strip runs
+ * across the first two splits, changes pixels only inside the blend bands
+ * (the last 10 % of each cascade's depth length before its split, where the
+ * next cascade is mixed in), where the strip's edges go from the finer
+ * cascade's texels to the coarser one's gradually instead of at one row. */
+TEST(csm_blend_band) {
+    orr_image8 on, off, ref;
+    REQUIRE(shot(engine, AT0, (csm_opts){4, true, .blend = ORR_F64(0.1)}, NULL, &on));
+    REQUIRE(shot(engine, AT0, (csm_opts){4, true, .blend = ORR_F64(0)}, "shadow-csm-noblend.png", &off));
+    const char *file = ORR_RIGHT_HANDED ? "parity/shadow-csm-rh.png" : "parity/shadow-csm.png";
+    REQUIRE(orr_test_load_png(orr_test_data_path(file), &ref));
+    double mad_on = orr_test_compare(&on, &ref).mad, mad_off = orr_test_compare(&off, &ref).mad;
+    printf("parity %s: blend 0.1 MAD %.4f, no blend %.4f\n", file, mad_on, mad_off);
+    CHECK(mad_on <= mad_off);
+    orr_test_image_free(&on);
+    orr_test_image_free(&off);
+    orr_test_image_free(&ref);
+
+    REQUIRE(
+        shot(engine, AT0, (csm_opts){4, true, .blend = ORR_F64(0.1), .bar = true}, "shadow-csm-bar-blend.png", &on));
+    REQUIRE(
+        shot(engine, AT0, (csm_opts){4, true, .blend = ORR_F64(0), .bar = true}, "shadow-csm-bar-noblend.png", &off));
+    double far[4], len[4];
+    scene_splits(far, len);
+    int changed = 0, in_band = 0;
+    for (uint32_t y = 0; y < on.height; y++) {
+        double z = ground_depth((int)y);
+        bool band = false;
+        for (int k = 0; k < 3; k++) band |= z >= far[k] - 0.1 * len[k] - 0.5 && z <= far[k] + 0.5;
+        for (uint32_t x = 0; x < on.width; x++) {
+            const uint8_t *a = on.rgb + 3 * (y * on.width + x), *b = off.rgb + 3 * (y * on.width + x);
+            int d = abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]);
+            if (d <= 6) continue;
+            changed++, in_band += band;
+        }
+    }
+    printf("bar scene, blend vs no blend: %d pixels changed, %.1f%% of them in the blend bands (splits %.2f, %.2f, "
+           "%.2f m)\n",
+           changed, changed ? 100.0 * in_band / changed : 0.0, far[0], far[1], far[2]);
+    CHECK(changed > 50);
+    CHECK(in_band >= 0.95 * changed);
+    orr_test_image_free(&on);
+    orr_test_image_free(&off);
+}
+
+/* autoCalcDepthBounds: in a small scene (a 30 m ground, four boxes, the
+ * camera's far plane at 250 m) the splits shrink to the depths the meshes
+ * occupy, so cascade 0 covers less ground (finer texels), and the shadows
+ * stay where they were: the image with the bounds is close to the one
+ * without, and both differ from the scene without shadows. */
+TEST(csm_auto_depth_bounds) {
+    orr_image8 img[3];
+    double width[2];
+    for (int k = 0; k < 2; k++) {
+        csm_opts o = {4, true, .small = true, .auto_bounds = k == 1};
+        orr_scene *s = build(engine, AT0, o);
+        REQUIRE(s && orr_test_render(engine, s, 3, &img[k]));
+        orr_test_save_png(orr_test_out_path(k ? "shadow-csm-small-auto.png" : "shadow-csm-small.png"), &img[k]);
+        orr_shadow_matrices m = orr_shadow_generator_get_matrices(last_gen);
+        width[k] = m.ortho_right - m.ortho_left;
+        orr_scene_destroy(s);
+    }
+    REQUIRE(shot(engine, AT0, (csm_opts){0, .small = true}, NULL, &img[2]));
+    double same = orr_test_compare(&img[0], &img[1]).mad, shadowless = orr_test_compare(&img[1], &img[2]).mad;
+    printf("small scene: cascade 0 width %.2f m without depth bounds, %.2f m with; image MAD with vs without %.4f, "
+           "with vs no shadows %.4f\n",
+           width[0], width[1], same, shadowless);
+    CHECK(width[1] < 0.8 * width[0]);
+    CHECK(shadowless > 0.5);
+    CHECK(same < 0.25 * shadowless);
+    for (int k = 0; k < 3; k++) orr_test_image_free(&img[k]);
 }
 
 /* Shimmer, measured on what the renderer used: cascade 0's light transform
@@ -210,6 +320,10 @@ TEST(csm_misuse) {
     CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 5}, &g) == ORR_ERROR_INVALID_ARGUMENT);
     CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 3, .cascade_lambda = ORR_F64(2)}, &g) ==
           ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_shadow_generator_create(s, sun,
+                                      &(orr_shadow_desc){.cascades = 3, .cascade_blend_percentage = ORR_F64(-0.1)},
+                                      &g) == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(orr_shadow_desc_defaults(NULL).cascade_blend_percentage.value == 0.1);
     CHECK(g == NULL);
     CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.cascades = 3}, &g) == ORR_OK);
     CHECK(g != NULL);
