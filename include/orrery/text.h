@@ -54,7 +54,7 @@ typedef struct orr_font_desc {
     const void *data;
     size_t size;
     const char *path;
-    float pixel_height;  /* em height in pixels at scale 1; default 16, at most 256 */
+    float pixel_height; /* ascender − descender in pixels at scale 1 (stb's ScaleForPixelHeight); default 16, ≤ 256 */
     uint32_t oversample; /* 1..4 in x and y; default 2 */
     const char *label;   /* debug name; default the path, or "font" */
 } orr_font_desc;

@@ -88,12 +88,19 @@ static bool pack(orr_engine *e, orr_font *f, const uint8_t *data, uint32_t over,
     return ok != 0;
 }
 
-static void keep_glyphs(orr_font *f, const stbtt_packedchar *chars) {
+/* Glyphs without outlines (space, no-break space) keep their advance and get
+ * an empty quad: stb packs a padding-sized cell for them. */
+static void keep_glyphs(orr_font *f, const uint8_t *data, const stbtt_packedchar *chars) {
+    stbtt_fontinfo info;
+    stbtt_InitFont(&info, data, 0);
+    float inv = 1.0f / (float)f->atlas_size;
     for (int i = 0; i < ORRI_FONT_GLYPHS; i++) {
         const stbtt_packedchar *c = &chars[i];
-        float inv = 1.0f / (float)f->atlas_size;
+        int cp =
+            i < ORRI_FONT_ASCII_COUNT ? ORRI_FONT_FIRST_ASCII + i : ORRI_FONT_FIRST_LATIN1 + i - ORRI_FONT_ASCII_COUNT;
         f->glyphs[i] = (orri_glyph){c->xoff,     c->yoff,     c->xoff2,    c->yoff2,   c->x0 * inv,
                                     c->y0 * inv, c->x1 * inv, c->y1 * inv, c->xadvance};
+        if (stbtt_IsGlyphEmpty(&info, stbtt_FindGlyphIndex(&info, cp))) f->glyphs[i].x1 = f->glyphs[i].x0;
     }
 }
 
@@ -112,7 +119,7 @@ static orr_result bake(orr_engine *e, orr_font *f, const uint8_t *data, uint32_t
     if (!px)
         return orri_fail(&e->host.ctx, ORR_ERROR_LIMIT_REACHED, "font '%s': glyphs at %.0f px do not fit a 4096² atlas",
                          f->label, (double)f->pixel_height);
-    keep_glyphs(f, chars);
+    keep_glyphs(f, data, chars);
     size_t n = (size_t)f->atlas_size * f->atlas_size;
     uint8_t *rgba = orri_alloc(a, n * 4);
     if (!rgba) {
