@@ -276,6 +276,40 @@ static double seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The window's text overlay (orrery/text.h): frame time (smoothed), draw
+ * calls and instances from orr_query_stats, over a translucent panel.
+ * Without the font (no assets) the window runs without it. */
+typedef struct hud {
+    orr_font *font;
+    orr_text_overlay *text;
+    double ms;
+} hud;
+
+static void hud_create(orr_engine *engine, orr_scene *scene, hud *h) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fonts/DejaVuSans.ttf", asset_dir());
+    if (orr_font_create(engine, &(orr_font_desc){.path = path, .pixel_height = 16}, &h->font) != ORR_OK ||
+        orr_text_overlay_create(scene, &(orr_text_overlay_desc){.font = h->font, .label = "hud"}, &h->text) != ORR_OK)
+        fprintf(stderr, "orrery-demo: no text overlay (%s)\n", orr_engine_last_error(engine));
+}
+
+static void hud_update(orr_engine *engine, hud *h, double dt) {
+    if (!h->text) return;
+    h->ms = h->ms > 0 ? h->ms + (dt * 1e3 - h->ms) * 0.05 : dt * 1e3;
+    orr_stats st = orr_query_stats(engine);
+    const orr_color4 white = {1, 1, 1, 1};
+    orr_text_clear(h->text);
+    orr_text_rect(h->text, 6, 6, 210, 48, (orr_color4){0, 0, 0, 0.55});
+    orr_text_printf(h->text, 12, 10, white, 1, "frame %.2f ms (%.0f fps)", h->ms, h->ms > 0 ? 1e3 / h->ms : 0.0);
+    orr_text_printf(h->text, 12, 30, white, 1, "draws %u  instances %llu", st.draws,
+                    (unsigned long long)st.instances_submitted);
+}
+
+static void hud_destroy(hud *h) {
+    orr_text_overlay_destroy(h->text);
+    orr_font_destroy(h->font);
+}
+
 /* Renders and presents until the window closes (or after `frames` frames when
  * non-zero), orbiting the arc-rotate camera at 0.2 rad/s, the Fox walking
  * in place. */
@@ -284,16 +318,20 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
     orr_camera_get_arc(scene, camera, &alpha, &beta, &radius);
     orr_result r = ORR_OK;
     long n = 0;
+    hud h = {0};
+    hud_create(engine, scene, &h);
     while (r == ORR_OK && !orr_window_should_close(win) && (frames <= 0 || n < frames)) {
         orr_window_poll(win);
         double now = seconds();
         orr_scene_animate(scene, now - last); /* the Fox walks */
+        hud_update(engine, &h, now - last);
         last = now;
         orr_camera_set_arc(scene, camera, alpha + 0.2 * (now - start), beta, radius);
         r = orr_engine_render(engine, scene);
         if (r == ORR_OK) r = orr_window_present(win);
         n++;
     }
+    hud_destroy(&h);
     double elapsed = seconds() - start;
     if (r == ORR_OK)
         printf("orrery-demo: presented %ld frames in %.1f s (%.1f fps)\n", n, elapsed, n / (elapsed > 0 ? elapsed : 1));

@@ -152,25 +152,31 @@ static void vertical_metrics(orr_font *f, const uint8_t *data) {
 }
 
 static orr_result check_desc(orr_engine *e, const orr_font_desc *d) {
-    if ((d->path != NULL) == (d->data != NULL))
-        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "font '%s': give exactly one of data and path",
-                         d->label  ? d->label
-                         : d->path ? d->path
-                                   : "font");
-    if (d->pixel_height < 0 || d->pixel_height > 256 || d->oversample > 4 || isnan(d->pixel_height))
-        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT,
-                         "font '%s': pixel_height %g outside 0..256 or oversample %u outside 0..4",
-                         d->label  ? d->label
-                         : d->path ? d->path
-                                   : "font",
-                         (double)d->pixel_height, d->oversample);
+    const char *name = d->label ? d->label : d->path ? d->path : "font";
+    if ((d->path != NULL) == (d->data != NULL)) {
+        orri_misuse(&e->host.ctx, d->path ? ORR_MSG_CONFLICTING_FIELDS : ORR_MSG_NULL_ARGUMENT,
+                    "orr_font_create: font '%s': give exactly one of data and path", name);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    if (!(d->pixel_height >= 0 && d->pixel_height <= 256) || d->oversample > 4) {
+        orri_misuse(&e->host.ctx, ORR_MSG_OUT_OF_RANGE,
+                    "orr_font_create: font '%s': pixel_height %g outside 0..256 or oversample %u outside 0..4", name,
+                    (double)d->pixel_height, d->oversample);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
     return ORR_OK;
 }
 
 orr_result orr_font_create(orr_engine *e, const orr_font_desc *d, orr_font **out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!e || !d) return ORR_ERROR_INVALID_ARGUMENT;
+    if (out) *out = NULL;
+    if (!e) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_font_create: engine is NULL");
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    if (!d || !out) {
+        orri_misuse(&e->host.ctx, ORR_MSG_NULL_ARGUMENT, "orr_font_create: %s is NULL", d ? "out" : "desc");
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
     orr_result r = check_desc(e, d);
     if (r != ORR_OK) return r;
     const orr_allocator *a = &e->host.ctx.allocator;

@@ -27,6 +27,15 @@ static uint32_t next_code_point(const char **s) {
     return cp;
 }
 
+/* Misuse: a NULL overlay or text (named, ORR_ERROR_INVALID_ARGUMENT). */
+static bool misused(const orr_text_overlay *o, const void *arg, const char *fn) {
+    if (!o)
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "%s: overlay is NULL", fn);
+    else if (!arg)
+        orri_misuse(&o->engine->host.ctx, ORR_MSG_NULL_ARGUMENT, "%s: text is NULL", fn);
+    return !o || !arg;
+}
+
 static orr_result reserve(orr_text_overlay *o, uint32_t extra) {
     if (o->count + extra <= o->capacity) return ORR_OK;
     uint32_t cap = o->capacity ? o->capacity : 64;
@@ -41,7 +50,7 @@ static orr_result reserve(orr_text_overlay *o, uint32_t extra) {
 static orr_vec4f color_of(orr_color4 c) { return (orr_vec4f){(float)c.r, (float)c.g, (float)c.b, (float)c.a}; }
 
 orr_result orr_text_draw(orr_text_overlay *o, float x, float y, orr_color4 color, float scale, const char *text) {
-    if (!o || !text) return ORR_ERROR_INVALID_ARGUMENT;
+    if (misused(o, text, "orr_text_draw")) return ORR_ERROR_INVALID_ARGUMENT;
     const orr_font *f = o->font;
     if (!(scale > 0)) scale = 1.0f;
     orr_result r = reserve(o, (uint32_t)strlen(text));
@@ -67,7 +76,7 @@ orr_result orr_text_draw(orr_text_overlay *o, float x, float y, orr_color4 color
 }
 
 orr_result orr_text_printf(orr_text_overlay *o, float x, float y, orr_color4 color, float scale, const char *fmt, ...) {
-    if (!o || !fmt) return ORR_ERROR_INVALID_ARGUMENT;
+    if (misused(o, fmt, "orr_text_printf")) return ORR_ERROR_INVALID_ARGUMENT;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -77,7 +86,7 @@ orr_result orr_text_printf(orr_text_overlay *o, float x, float y, orr_color4 col
 }
 
 orr_result orr_text_rect(orr_text_overlay *o, float x, float y, float w, float h, orr_color4 color) {
-    if (!o) return ORR_ERROR_INVALID_ARGUMENT;
+    if (misused(o, "", "orr_text_rect")) return ORR_ERROR_INVALID_ARGUMENT;
     if (!(w > 0) || !(h > 0)) return ORR_OK;
     orr_result r = reserve(o, 1);
     if (r != ORR_OK) return r;

@@ -182,13 +182,19 @@ orr_result orri_text_gpu_create(orr_text_overlay *o) {
 }
 
 orr_result orr_text_overlay_create(orr_scene *s, const orr_text_overlay_desc *d, orr_text_overlay **out) {
-    if (!out) return ORR_ERROR_INVALID_ARGUMENT;
-    *out = NULL;
-    if (!s || !d) return ORR_ERROR_INVALID_ARGUMENT;
+    if (out) *out = NULL;
+    if (!s) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_text_overlay_create: scene is NULL");
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
     orr_engine *e = orr_scene_engine(s);
-    if (!d->font)
-        return orri_fail(&e->host.ctx, ORR_ERROR_INVALID_ARGUMENT, "text overlay '%s': no font",
-                         d->label ? d->label : "text overlay");
+    if (!d || !out || !d->font) {
+        orri_misuse(&e->host.ctx, ORR_MSG_NULL_ARGUMENT, "orr_text_overlay_create: %s is NULL",
+                    !d     ? "desc"
+                    : !out ? "out"
+                           : "desc.font");
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
     orr_text_overlay *o = orri_alloc(&e->host.ctx.allocator, sizeof *o);
     if (!o) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "text overlay");
     *o = (orr_text_overlay){.engine = e, .scene = s, .font = d->font, .version = 1};

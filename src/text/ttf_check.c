@@ -161,7 +161,7 @@ static uint32_t lookup4(reader *r, uint64_t m, uint32_t cp) {
     }
     search += 2;
     if (search < end_count) return r->ok = false, 0;
-    uint64_t item = (search - end_count) >> 1;
+    uint64_t item = (uint16_t)((search - end_count) >> 1); /* stb keeps it in 16 bits */
     uint32_t start = r16(r, m + 14 + segcount * 2 + 2 + 2 * item), last = r16(r, end_count + 2 * item);
     if (!r->ok || cp < start || cp > last) return 0;
     uint32_t offset = r16(r, m + 14 + segcount * 6 + 2 + 2 * item);

@@ -212,6 +212,8 @@ TEST(bad_fonts_give_clear_errors) {
     CHECK(orr_font_create(engine, &(orr_font_desc){.data = bytes, .size = n, .pixel_height = 1000}, &x) ==
           ORR_ERROR_INVALID_ARGUMENT);
     CHECK(x == NULL);
+    CHECK(orr_text_draw(NULL, 0, 0, WHITE, 1, "x") == ORR_ERROR_INVALID_ARGUMENT);
+    CHECK(strstr(orr_last_error(), "orr_text_draw: overlay is NULL") != NULL);
     /* The whole file at 48 px with 3 × 3 oversampling: a larger atlas, still fine. */
     CHECK(orr_font_create(engine, &(orr_font_desc){.data = bytes, .size = n, .pixel_height = 48, .oversample = 3},
                           &x) == ORR_OK);
