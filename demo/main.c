@@ -298,6 +298,41 @@ static void print_pose(orr_scene *scene, orr_camera camera, const char *why) {
     fflush(stdout);
 }
 
+/* The window's text overlay (orrery/text.h): frame time (smoothed), draw
+ * calls and instances from orr_query_stats, over a translucent panel.
+ * Without the font (no assets) the window runs without it. */
+typedef struct hud {
+    orr_font *font;
+    orr_text_overlay *text;
+    double ms;
+} hud;
+
+static void hud_create(orr_engine *engine, orr_scene *scene, hud *h) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fonts/DejaVuSans.ttf", asset_dir());
+    if (orr_font_create(engine, &(orr_font_desc){.path = path, .pixel_height = 16}, &h->font) != ORR_OK ||
+        orr_text_overlay_create(scene, &(orr_text_overlay_desc){.font = h->font, .label = "hud"}, &h->text) != ORR_OK)
+        fprintf(stderr, "orrery-demo: no text overlay (%s)\n", orr_engine_last_error(engine));
+}
+
+static void hud_update(orr_engine *engine, hud *h, double dt) {
+    if (!h->text) return;
+    h->ms = h->ms > 0 ? h->ms + (dt * 1e3 - h->ms) * 0.05 : dt * 1e3;
+    orr_stats st = orr_query_stats(engine);
+    const orr_color4 white = {1, 1, 1, 1};
+    orr_text_clear(h->text);
+    orr_text_rect(h->text, 6, 6, 210, 68, (orr_color4){0, 0, 0, 0.55});
+    orr_text_printf(h->text, 12, 10, white, 1, "frame %.2f ms (%.0f fps)", h->ms, h->ms > 0 ? 1e3 / h->ms : 0.0);
+    orr_text_printf(h->text, 12, 30, white, 1, "draws %u  instances %llu", st.draws,
+                    (unsigned long long)st.instances_submitted);
+    orr_text_printf(h->text, 12, 50, white, 1, "triangles %llu", (unsigned long long)st.triangles_submitted);
+}
+
+static void hud_destroy(hud *h) {
+    orr_text_overlay_destroy(h->text);
+    orr_font_destroy(h->font);
+}
+
 /* Renders and presents until the window closes (or after `frames` frames when
  * non-zero), orbiting the arc-rotate camera at 0.2 rad/s until the user takes
  * over with the orbit controls, the Fox walking in place. */
@@ -310,6 +345,8 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
     orr_result r = ORR_OK;
     long n = 0;
     print_pose(scene, camera, "start");
+    hud h = {0};
+    hud_create(engine, scene, &h);
     while (r == ORR_OK && !orr_window_should_close(win) && (frames <= 0 || n < frames)) {
         orr_window_poll(win);
         for (orr_event ev; orr_window_next_event(win, &ev);) {
@@ -326,6 +363,7 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
         }
         double now = seconds();
         orr_scene_animate(scene, now - last); /* the Fox walks */
+        hud_update(engine, &h, now - last);
         last = now;
         bool moved = orr_orbit_controls_apply(&orbit, orr_window_input(win), scene, camera);
         if (user && moving && !moved) print_pose(scene, camera, "rest"); /* inertia has run out */
@@ -339,6 +377,7 @@ static orr_result run_window(orr_engine *engine, orr_scene *scene, orr_camera ca
         if (r == ORR_OK) r = orr_window_present(win);
         n++;
     }
+    hud_destroy(&h);
     double elapsed = seconds() - start;
     print_pose(scene, camera, "end");
     if (r == ORR_OK)

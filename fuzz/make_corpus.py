@@ -254,4 +254,9 @@ hand = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_texture_transform",
                         "samplers": [{"input": 3, "output": 4, "interpolation": "STEP"}]}],
         "scenes": [{"nodes": [0]}], "scene": 0}
 put("gltf", "handmade.gltf", json.dumps(hand).encode())
+# fuzz_ttf: the repository's font whole (the target checks the atlas's code points).
+font = os.path.join(assets, "fonts", "DejaVuSans.ttf")
+if os.path.exists(font):
+    with open(font, "rb") as f:
+        put("ttf", "DejaVuSans.ttf", f.read())
 print("corpus written to", out)

@@ -37,6 +37,7 @@
 #include "orrery/scene.h"
 #include "orrery/shadow.h"
 #include "orrery/sprite.h"
+#include "orrery/text.h"
 #include "orrery/texture.h"
 #include "orrery/window.h"
 #include "orrery/wpos.h"
