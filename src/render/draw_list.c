@@ -28,7 +28,7 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
      * fallback) and re-recorded before a command buffer naming it is
      * submitted again; one counter, not a lookup per draw. */
     uint64_t h = orri_mix(orri_engine_textures(e)->destroyed, orri_scene_node_slots(s));
-    h = orri_mix(h, s->environment_texture.id); /* the PBR IBL set */
+    h = orri_mix(h, s->environment_texture.id);              /* the PBR IBL set */
     h = orri_mix(h, ((uint64_t)e->width << 32) | e->height); /* viewport and scissor (orr_engine_resize) */
     h = orri_mix(h, orri_scene_material_slots(s));
     return orri_mix(h, s->structure_version);

@@ -280,6 +280,7 @@ typedef struct orri_slot {
     uint32_t cull_capacity;
     uint64_t scene_key;
     uint64_t scene_counter, scene_camera; /* s->counter and camera version at the last key (update.c) */
+    uint64_t scene_proj;                  /* and the projection (its aspect follows orr_engine_resize) */
     orri_buffer shadow_ubo;               /* ORRI_MAX_LIGHTS × orri_gpu_shadow, written by shadow generators */
     uint64_t shadow_bind_written;         /* the scene's shadow_bind_version the scene set holds */
     uint64_t pbr_frame_key; /* this frame's IBL data (orri_pbr_frame_key): part of the PBR blocks' upload key */

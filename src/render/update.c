@@ -50,12 +50,28 @@ static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
     return h;
 }
 
+/* The projection's bits: the render size (orr_engine_resize) changes the
+ * aspect without a camera version. */
+static uint64_t projection_key(const orri_view *fv) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 16; k++) {
+        uint64_t bits;
+        memcpy(&bits, &fv->proj.m[k], sizeof bits);
+        h = orri_mix(h, bits);
+    }
+    return h;
+}
+
 void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orri_view *fv) {
     /* Every input of the key is versioned from s->counter (or is the camera
-     * version): with neither changed, skip the walk over the node pool. */
-    if (sl->scene_counter == s->counter && sl->scene_camera == fv->camera_version && sl->scene_key) return;
-    uint64_t key = scene_key(s, fv);
-    sl->scene_counter = s->counter, sl->scene_camera = fv->camera_version;
+     * version, or the projection): with none changed, skip the walk over the
+     * node pool. */
+    uint64_t proj = projection_key(fv);
+    if (sl->scene_counter == s->counter && sl->scene_camera == fv->camera_version && sl->scene_proj == proj &&
+        sl->scene_key)
+        return;
+    uint64_t key = orri_mix(scene_key(s, fv), proj);
+    sl->scene_counter = s->counter, sl->scene_camera = fv->camera_version, sl->scene_proj = proj;
     if (key == sl->scene_key) return;
     sl->scene_key = key;
     orri_gpu_scene u = {0};

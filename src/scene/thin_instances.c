@@ -652,7 +652,7 @@ void orr_instances_enable_occlusion_culling(orr_scene *s, orr_mesh mesh, bool en
     if (!t || !check_setup(s, n, t, what) || (t->occlusion_culling == enabled && (!enabled || t->gpu_culling))) return;
     t->occlusion_culling = enabled;
     if (enabled) t->gpu_culling = true; /* occlusion culling is a mode of GPU culling */
-    orri_mesh_changed(s, n); /* a different renderable */
+    orri_mesh_changed(s, n);            /* a different renderable */
 }
 
 void orr_instances_enable_dynamic_draw_count(orr_scene *s, orr_mesh mesh) {

@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L /* access, clock_gettime */
 #include <orrery/controls.h>
 #include <orrery/orrery.h>
+#include <orrery/text.h>
 #include <orrery/window.h>
 #include <math.h>
 #include <signal.h>
@@ -135,7 +136,34 @@ typedef struct viewer {
     bool paused, overlay;
     uint32_t shots;
     double frame_ms; /* smoothed CPU frame time */
+    orr_font *font;
+    orr_text_overlay *text; /* NULL without the font: the viewer runs without it */
 } viewer;
+
+/* The overlay: frame time, draw calls, instances, triangles, the keys. */
+static void overlay_create(viewer *v) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fonts/DejaVuSans.ttf", tool_asset_dir());
+    if (orr_font_create(v->engine, &(orr_font_desc){.path = path, .pixel_height = 15}, &v->font) != ORR_OK ||
+        orr_text_overlay_create(v->scene, &(orr_text_overlay_desc){.font = v->font, .label = PROG " overlay"},
+                                &v->text) != ORR_OK)
+        fprintf(stderr, PROG ": no text overlay (%s)\n", orr_engine_last_error(v->engine));
+}
+
+static void overlay_update(viewer *v) {
+    if (!v->text) return;
+    orr_text_clear(v->text);
+    if (!v->overlay) return;
+    orr_stats st = orr_query_stats(v->engine);
+    const orr_color4 white = {1, 1, 1, 1}, grey = {0.75, 0.75, 0.75, 1};
+    orr_text_rect(v->text, 6, 6, 250, 92, (orr_color4){0, 0, 0, 0.55});
+    orr_text_printf(v->text, 12, 10, white, 1, "frame %.2f ms (%.0f fps)", v->frame_ms,
+                    v->frame_ms > 0 ? 1e3 / v->frame_ms : 0.0);
+    orr_text_printf(v->text, 12, 28, white, 1, "draws %u", st.draws);
+    orr_text_printf(v->text, 12, 46, white, 1, "instances %llu", (unsigned long long)st.instances_submitted);
+    orr_text_printf(v->text, 12, 64, white, 1, "triangles %llu", (unsigned long long)st.triangles_submitted);
+    orr_text_printf(v->text, 12, 82, grey, 0.8f, "%s  Space  R  F12  H  Esc", v->paused ? "paused" : "playing");
+}
 
 static int screenshot(viewer *v) {
     char path[1024];
@@ -201,6 +229,7 @@ static int run(viewer *v) {
         if (!v->paused) orr_scene_animate(v->scene, now - last);
         v->frame_ms = n ? 0.9 * v->frame_ms + 0.1 * (now - last) * 1e3 : (now - last) * 1e3;
         last = now;
+        overlay_update(v);
         bool moved = orr_orbit_controls_apply(&orbit, orr_window_input(v->window), v->scene, v->camera);
         if (moving && !moved) print_pose(v->scene, v->camera, "rest"); /* inertia has run out */
         moving = moved;
@@ -256,8 +285,11 @@ int main(int argc, char **argv) {
     if (status == TOOL_EXIT_OK) {
         orr_camera_get_arc(v.scene, v.camera, &v.home.alpha, &v.home.beta, &v.home.radius);
         v.home.target = orr_camera_get_target(v.scene, v.camera);
+        overlay_create(&v);
         status = run(&v);
     }
+    orr_text_overlay_destroy(v.text);
+    orr_font_destroy(v.font);
     if (status == TOOL_EXIT_INTERRUPTED) fprintf(stderr, PROG ": interrupted\n");
     orr_window_destroy(v.window);
     orr_engine_destroy(v.engine);
