@@ -4,7 +4,7 @@
 # 2. (Before, `bench_instances --help` silently started the full benchmark.)
 # Included from tests/CMakeLists.txt.
 set(ORR_CLI_CHECK [=[out=$("$0" "$@" 2>&1); rc=$?; printf '%s\n' "$out"; test $rc -eq $ORR_WANT_RC && printf '%s\n' "$out" | grep -q "$ORR_WANT_TEXT"]=])
-foreach(prog orrery-demo orrery-render orrery-view orrery-physics-demo bench_instances bench_floating_origin bench_physics)
+foreach(prog orrery-demo orrery-render orrery-view example_physics bench_instances bench_floating_origin bench_physics)
   if(NOT TARGET ${prog})
     continue()
   endif()

@@ -1,10 +1,10 @@
-/* orrery-physics-demo — bodies falling far from the origin (orrery/physics.h):
+/* physics — bodies falling far from the origin (orrery/physics.h):
  * a tower of boxes, a sphere, a capsule and a cylinder dropped onto a ground
  * 5·10⁶ m from the origin (cells, floating origin on), simulated at 60 Hz in
  * regions and drawn from nodes bound to the bodies at 80 Hz frames
  * (interpolated). Writes one PNG per time asked.
  *
- *     orrery-physics-demo [--out PREFIX] [--width W] [--height H]
+ *     physics [--out PREFIX] [--width W] [--height H]
  *
  * Writes PREFIX-0.5s.png, PREFIX-1.0s.png, PREFIX-2.5s.png (default
  * PREFIX out/physics). */
@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
     }
     orr_engine *engine;
     if (orr_engine_create(&desc, &engine) != ORR_OK) {
-        fprintf(stderr, "orrery-physics-demo: %s\n", orr_engine_last_error(NULL));
+        fprintf(stderr, "physics: %s\n", orr_engine_last_error(NULL));
         return 1;
     }
     orr_scene *scene = NULL;
@@ -110,15 +110,14 @@ int main(int argc, char **argv) {
         char path[1100];
         snprintf(path, sizeof path, "%s-%.1fs.png", prefix, times[k]);
         if (r == ORR_OK) r = orr_engine_save_png(engine, path);
-        if (r == ORR_OK) printf("orrery-physics-demo: t = %.1f s -> %s\n", times[k], path);
+        if (r == ORR_OK) printf("physics: t = %.1f s -> %s\n", times[k], path);
     }
     if (r == ORR_OK) {
         orr_physics_stats st = orr_physics_get_stats(world);
-        printf("orrery-physics-demo: %u bodies in %u region(s), %llu steps, 5.2e6 m from the origin\n", st.bodies,
-               st.regions, (unsigned long long)orr_physics_get_step_count(world));
+        printf("physics: %u bodies in %u region(s), %llu steps, 5.2e6 m from the origin\n", st.bodies, st.regions,
+               (unsigned long long)orr_physics_get_step_count(world));
     } else {
-        fprintf(stderr, "orrery-physics-demo: %s\n",
-                world ? orr_physics_last_error(world) : orr_engine_last_error(engine));
+        fprintf(stderr, "physics: %s\n", world ? orr_physics_last_error(world) : orr_engine_last_error(engine));
     }
     orr_physics_destroy(world);
     orr_scene_destroy(scene);
