@@ -34,6 +34,9 @@ xdotool mousedown 1
 for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove_relative -- 20 0; sleep 0.05; done
 xdotool mouseup 1
 wait_more "pose (rest)" "$n"; a1=$(pose alpha); b1=$(pose beta)
+# The drag left the pointer outside the 320x240 window: back in, or the
+# wheel goes to the root window.
+xdotool mousemove --window "$wid" 160 120
 n=$(count "pose (rest)")
 xdotool click 4 click 4
 wait_more "pose (rest)" "$n"; r2=$(pose radius)
