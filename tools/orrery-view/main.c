@@ -216,7 +216,9 @@ static int handle_events(viewer *v) {
 }
 
 static int run(viewer *v) {
-    orr_orbit_controls orbit = {0};
+    /* Babylon.js's createDefaultCamera: wheelPrecision = 100 / radius, so a
+     * notch moves the same fraction of the framed distance for any model. */
+    orr_orbit_controls orbit = {.wheel_precision = 100 / v->home.radius};
     double last = seconds(), start = last;
     long n = 0;
     bool moving = false;
