@@ -32,10 +32,20 @@ ask() { # the pose now (P)
 }
 sleep 2
 xdotool mousemove --window "$wid" 240 135
+# Take the camera over first (a tap of Up: the auto-orbit stops), so the
+# drag is measured from a still pose.
+n=$(nrest)
+xdotool key Up
+wait_rest "$n"
 ask; a0=$(pose alpha); b0=$(pose beta)
 n=$(nrest)
+# A drag must span frames: on a loaded machine lavapipe draws about one frame
+# a second, and a press and release inside one poll is no drag. Hold the
+# button across frames before, during and after the motion.
 xdotool mousedown 1
-for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove_relative -- 20 0; sleep 0.05; done
+sleep 3
+for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove_relative -- 20 0; sleep 0.3; done
+sleep 3
 xdotool mouseup 1
 wait_rest "$n"; a1=$(pose alpha); b1=$(pose beta); r1=$(pose radius)
 n=$(nrest)

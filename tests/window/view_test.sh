@@ -30,8 +30,11 @@ wait_more "orrery-view: pose (start)" 0
 xdotool mousemove --window "$wid" 160 120
 ask; a0=$(pose alpha); b0=$(pose beta); r0=$(pose radius)
 n=$(count "pose (rest)")
+# Held across frames (a press and release inside one poll is no drag).
 xdotool mousedown 1
-for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove_relative -- 20 0; sleep 0.05; done
+sleep 2
+for i in 1 2 3 4 5 6 7 8 9 10; do xdotool mousemove_relative -- 20 0; sleep 0.2; done
+sleep 2
 xdotool mouseup 1
 wait_more "pose (rest)" "$n"; a1=$(pose alpha); b1=$(pose beta)
 # The drag left the pointer outside the 320x240 window: back in, or the
