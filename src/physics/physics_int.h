@@ -47,6 +47,7 @@ typedef struct orri_body {
     dTriIndex *tri_indices;
     double *hull_planes, *hull_points; /* owned copies (convex hull) */
     unsigned *hull_polygons;
+    uint32_t hull_plane_count, hull_point_count;
     double mass, friction, restitution, linear_damping, angular_damping;
     double bound_radius;  /* bounding sphere of the shape about the body origin */
     orr_dvec3 prev_local; /* region frame, previous step */
@@ -100,6 +101,11 @@ void orri_body_release(orr_physics_world *w, orri_body *b);
 /* Rebuilds the body's ODE objects in region `to`, keeping its full state. */
 bool orri_body_move_to_region(orr_physics_world *w, orri_body *b, uint32_t to);
 orr_wpos orri_body_wpos(const orr_physics_world *w, const orri_body *b);
+
+/* hull.c: the convex hull of n points (x, y, z, body space) into b->hull_*
+ * and b->geom; false with *why set on bad input, or with why empty when out
+ * of memory. */
+bool orri_hull_build(orr_physics_world *w, orri_body *b, double *xyz, uint32_t n, char *why, size_t why_size);
 
 /* region.c */
 uint32_t orri_region_for(orr_physics_world *w, orr_wpos p, bool *ok);

@@ -33,6 +33,10 @@ void orr_physics_body_add_force(orr_physics_world *w, orr_body b, orr_dvec3 f) {
 void orr_physics_body_apply_impulse(orr_physics_world *w, orr_body b, orr_dvec3 j) {}
 void orr_physics_body_bind_node(orr_physics_world *w, orr_body b, orr_node n) {}
 void *orr_physics_body_get_user(const orr_physics_world *w, orr_body b) { return NULL; }
+bool orr_physics_body_get_hull(const orr_physics_world *w, orr_body b, orr_hull_info *out) {
+    if (out) *out = (orr_hull_info){0};
+    return false;
+}
 uint32_t orr_physics_body_get_region(const orr_physics_world *w, orr_body b) { return 0; }
 orr_result orr_physics_step(orr_physics_world *w) { return ORR_ERROR_UNSUPPORTED; }
 orr_result orr_physics_advance(orr_physics_world *w, double s, uint32_t *steps) {
