@@ -42,12 +42,17 @@
  *   hysteresis) migrates: to a region whose centre is within region_radius,
  *   else to a new one centred on it; position, rotation, velocities, mass,
  *   damping and contacts properties carry over exactly. Empty regions close.
- * - Contacts across a region border: regions whose bounding spheres (centre
- *   to farthest body surface) come within contact_margin of each other merge
+ * - Jointed groups: bodies connected by joints (directly or through others)
+ *   are always in one region and migrate as one unit, by the same 20 % rule
+ *   measured at the group's centroid, velocities and joint anchors kept; a
+ *   region that holds nothing but the group recentres on it instead (its
+ *   ODE bodies and joints stay, every local position shifts by the exact
+ *   difference of the centres). A joint between bodies of two regions
+ *   merges them first.
+ * - Contacts across a region border: regions whose boxes (around their
+ *   members' bounding spheres) come within contact_margin of each other merge
  *   into the larger one before the step, so any two bodies that can touch are
- *   in one solver; two regions far apart never interact. A joint between
- *   bodies of two regions merges them too, and jointed bodies do not migrate
- *   (their region keeps its centre).
+ *   in one solver; two regions far apart never interact.
  * - Gravity: one vector for every region (orr_physics_set_gravity), or per
  *   region toward a world point (orr_physics_set_gravity_center: each region
  *   pulls with the given magnitude toward that point from its own centre,
@@ -116,7 +121,7 @@ typedef struct orr_physics_desc {
     orr_dvec3 gravity;              /* m/s²; all zero → (0, −9.81, 0); see .zero_gravity */
     bool zero_gravity;              /* true: no gravity (a zero .gravity means the default) */
     double region_radius;           /* metres; 0 → ORR_PHYSICS_DEFAULT_REGION_RADIUS */
-    double contact_margin;          /* metres between bounding spheres that merges regions; 0 → 0.5 */
+    double contact_margin;          /* metres between region boxes that merges regions; 0 → 0.5 */
     /* The control without regions: one solver whose origin is the world
      * origin, every position absolute in float64 (cells folded in). For
      * comparisons only: far from the origin it loses precision. */
@@ -261,6 +266,7 @@ typedef struct orr_physics_stats {
     uint32_t bodies;         /* live bodies, all kinds */
     uint64_t migrations;     /* bodies moved to another region so far */
     uint64_t merges;         /* region merges so far */
+    uint64_t recentres;      /* regions moved onto the jointed group they held alone */
     uint64_t regions_made;   /* regions opened so far */
     double max_local_metres; /* largest body distance from its region centre at the last step */
 } orr_physics_stats;
@@ -294,6 +300,10 @@ typedef struct orr_joint_desc {
 } orr_joint_desc;
 orr_joint orr_physics_joint_create(orr_physics_world *world, const orr_joint_desc *desc);
 void orr_physics_joint_destroy(orr_physics_world *world, orr_joint joint);
+/* Where a ball or hinge joint's anchor is on body a and on body b (or the
+ * world point), at the last step: they differ by the joint's error, which
+ * ODE's solver keeps closing. False (both zeroed) for a fixed joint. */
+bool orr_physics_joint_get_anchors(const orr_physics_world *world, orr_joint joint, orr_wpos *on_a, orr_wpos *on_b);
 
 /* ---- ray casts ------------------------------------------------------------------------- */
 typedef struct orr_ray_hit {
