@@ -256,6 +256,18 @@ TEST(degenerate_hulls_are_refused_by_name) {
     ok = orr_physics_body_create(
         w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .points = tent, .point_count = 7}});
     CHECK(ok.id != 0);
+    /* Points and a geometry together: a unit cube (24 vertices) and an apex
+     * above it make a house: 4 walls, a floor, 4 roof triangles; 9 vertices. */
+    orr_geometry cube;
+    REQUIRE(orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &cube) == ORR_OK);
+    orr_dvec3 apex = {0, 2, 0};
+    orr_body house = orr_physics_body_create(
+        w, &(orr_body_desc){
+               .shape = {.type = ORR_SHAPE_CONVEX_HULL, .geometry = &cube, .points = &apex, .point_count = 1}});
+    orr_geometry_free(&cube);
+    orr_hull_info h;
+    CHECK(house.id && orr_physics_body_get_hull(w, house, &h));
+    CHECK(h.face_count == 9 && h.vertex_count == 9);
     orr_physics_destroy(w);
 }
 
