@@ -58,6 +58,9 @@ if(ORR_WITH_GLFW)
 endif()
 if(ORR_WITH_PHYSICS)
   string(APPEND ORR_PC_REQUIRES_PRIVATE " ode")
+  if(ORR_WITH_QHULL)
+    string(APPEND ORR_PC_REQUIRES_PRIVATE " qhull_r")
+  endif()
 endif()
 # The orrery_shaderc link line (CMakeLists.txt, docs/decisions.md 4), then the
 # C++ runtime glslang needs, threads and libm.

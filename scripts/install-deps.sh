@@ -4,7 +4,7 @@
 set -eu
 # binutils (nm, readelf) and pkg-config: also the package tests (tests/package.cmake).
 PKGS="build-essential binutils cmake pkg-config libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers \
-glslc libshaderc-dev glslang-dev spirv-tools libstb-dev libcjson-dev libmeshoptimizer-dev libglfw3-dev libode-dev xdotool xvfb xauth clang-format python3"
+glslc libshaderc-dev glslang-dev spirv-tools libstb-dev libcjson-dev libmeshoptimizer-dev libglfw3-dev libode-dev libqhull-dev xdotool xvfb xauth clang-format python3"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

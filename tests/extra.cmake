@@ -53,11 +53,11 @@ add_test(NAME test_static_link_no_floating_origin
 
 # Physics is opt-in too (docs/decisions.md 49): the standard program above is
 # linked against the archive without libode (ORR_STATIC_LIBS names none), and
-# its symbols hold nothing of src/physics nor of ODE; control: test_physics,
+# its symbols hold nothing of src/physics, ODE nor qhull; control: test_physics,
 # which uses it, has both.
 if(ORR_WITH_PHYSICS)
   add_test(NAME test_static_link_no_physics
-    COMMAND sh -c "nm \"$1\" > \"$3\" && ! grep -E 'orr_physics_|orri_region|orri_body|dWorldCreate|dInitODE' \"$3\" && nm \"$2\" | grep -q orr_physics_create && nm \"$2\" | grep -q dWorldCreate"
+    COMMAND sh -c "nm \"$1\" > \"$3\" && ! grep -E 'orr_physics_|orri_region|orri_body|orri_hull|dWorldCreate|dInitODE|qh_new_qhull' \"$3\" && nm \"$2\" | grep -q orr_physics_create && nm \"$2\" | grep -q dWorldCreate"
             sh $<TARGET_FILE:static_link_std> $<TARGET_FILE:test_physics> ${CMAKE_CURRENT_BINARY_DIR}/static_link_std_physics.nm)
 else()
   add_test(NAME test_static_link_no_physics COMMAND sh -c "echo 'built without ODE: no physics to isolate'; exit 77")

@@ -42,12 +42,17 @@
  *   hysteresis) migrates: to a region whose centre is within region_radius,
  *   else to a new one centred on it; position, rotation, velocities, mass,
  *   damping and contacts properties carry over exactly. Empty regions close.
- * - Contacts across a region border: regions whose bounding spheres (centre
- *   to farthest body surface) come within contact_margin of each other merge
+ * - Jointed groups: bodies connected by joints (directly or through others)
+ *   are always in one region and migrate as one unit, by the same 20 % rule
+ *   measured at the group's centroid, velocities and joint anchors kept; a
+ *   region that holds nothing but the group recentres on it instead (its
+ *   ODE bodies and joints stay, every local position shifts by the exact
+ *   difference of the centres). A joint between bodies of two regions
+ *   merges them first.
+ * - Contacts across a region border: regions whose boxes (around their
+ *   members' bounding spheres) come within contact_margin of each other merge
  *   into the larger one before the step, so any two bodies that can touch are
- *   in one solver; two regions far apart never interact. A joint between
- *   bodies of two regions merges them too, and jointed bodies do not migrate
- *   (their region keeps its centre).
+ *   in one solver; two regions far apart never interact.
  * - Gravity: one vector for every region (orr_physics_set_gravity), or per
  *   region toward a world point (orr_physics_set_gravity_center: each region
  *   pulls with the given magnitude toward that point from its own centre,
@@ -95,6 +100,7 @@ typedef struct orr_joint {
 } orr_joint;
 
 #define ORR_PHYSICS_DEFAULT_REGION_RADIUS 1000.0 /* metres */
+#define ORR_PHYSICS_MAX_HULL_POINTS (1u << 20)   /* points a convex hull may be built from */
 #define ORR_PHYSICS_HYSTERESIS 1.2               /* a body leaves its region beyond 1.2 × radius */
 
 /* Called for every contact point of every colliding pair during a step
@@ -115,7 +121,7 @@ typedef struct orr_physics_desc {
     orr_dvec3 gravity;              /* m/s²; all zero → (0, −9.81, 0); see .zero_gravity */
     bool zero_gravity;              /* true: no gravity (a zero .gravity means the default) */
     double region_radius;           /* metres; 0 → ORR_PHYSICS_DEFAULT_REGION_RADIUS */
-    double contact_margin;          /* metres between bounding spheres that merges regions; 0 → 0.5 */
+    double contact_margin;          /* metres between region boxes that merges regions; 0 → 0.5 */
     /* The control without regions: one solver whose origin is the world
      * origin, every position absolute in float64 (cells folded in). For
      * comparisons only: far from the origin it loses precision. */
@@ -142,7 +148,7 @@ typedef enum orr_shape_type {
     ORR_SHAPE_SPHERE,
     ORR_SHAPE_CAPSULE,
     ORR_SHAPE_CYLINDER,
-    ORR_SHAPE_CONVEX_HULL,   /* the triangles of a convex .geometry become its faces */
+    ORR_SHAPE_CONVEX_HULL,   /* the convex hull of .points and/or the .geometry's (.mesh's) vertices (qhull) */
     ORR_SHAPE_TRIANGLE_MESH, /* static bodies only: the triangles of .geometry */
 } orr_shape_type;
 
@@ -151,9 +157,12 @@ typedef struct orr_shape_desc {
     orr_dvec3 size; /* box: full extents; all zero → (1, 1, 1) */
     double radius;  /* sphere, capsule, cylinder; 0 → 0.5 */
     double height;  /* capsule (caps included), cylinder; along local +Y; 0 → 2 (capsule), 1 (cylinder) */
-    const orr_geometry *geometry; /* hull and mesh: positions (+ indices) in body space, copied */
-    orr_mesh mesh;                /* instead of .geometry: a mesh of the world's scene (a glTF mesh too, from
-                                   * orr_gltf_meshes); its vertices in the mesh's own space (node scaling not applied) */
+    const orr_geometry
+        *geometry;           /* hull: its vertices (triangles ignored); mesh: positions + indices; body space, copied */
+    const orr_dvec3 *points; /* hull: a point cloud in body space, any order, interior points allowed; copied */
+    uint32_t point_count;    /* hull: 4 to ORR_PHYSICS_MAX_HULL_POINTS, with the geometry's vertices */
+    orr_mesh mesh;           /* instead of .geometry: a mesh of the world's scene (a glTF mesh too, from
+                              * orr_gltf_meshes); its vertices in the mesh's own space (node scaling not applied) */
 } orr_shape_desc;
 
 typedef enum orr_body_type {
@@ -183,7 +192,10 @@ typedef struct orr_body_desc {
  * region's static bodies (a long ground), wherever the 1.2 × radius border is.
  * Returns {0} with a named message for a bad shape (non-positive size, a
  * triangle mesh that is not static, a hull or mesh without geometry, a hull
- * that is not convex), a non-finite value or an invalid node. */
+ * of fewer than 4 points, of points that coincide or lie on one line or in
+ * one plane, of a non-finite point or of more than
+ * ORR_PHYSICS_MAX_HULL_POINTS), a non-finite value or an invalid node;
+ * nothing is left half-built. */
 orr_body orr_physics_body_create(orr_physics_world *world, const orr_body_desc *desc);
 /* Destroys the body and the joints attached to it. */
 void orr_physics_body_destroy(orr_physics_world *world, orr_body body);
@@ -212,6 +224,17 @@ void orr_physics_body_apply_impulse(orr_physics_world *world, orr_body body, orr
 /* Binds (or with {0} unbinds) a root node of the world's scene. */
 void orr_physics_body_bind_node(orr_physics_world *world, orr_body body, orr_node node);
 void *orr_physics_body_get_user(const orr_physics_world *world, orr_body body);
+/* The convex hull a ORR_SHAPE_CONVEX_HULL body was built with, in body
+ * space: only hull vertices (interior points dropped), coplanar facets merged
+ * into one polygon. The arrays belong to the body (valid until it is
+ * destroyed). False (and *out zeroed) for another shape. */
+typedef struct orr_hull_info {
+    uint32_t face_count, vertex_count;
+    const double *planes;     /* face_count × (nx, ny, nz, d): outward unit normal, n·x = d on the face */
+    const double *vertices;   /* vertex_count × (x, y, z) */
+    const unsigned *polygons; /* per face: its vertex count, then its vertex indices counter-clockwise from outside */
+} orr_hull_info;
+bool orr_physics_body_get_hull(const orr_physics_world *world, orr_body body, orr_hull_info *out);
 /* Identity of the body's current region (changes when it migrates or merges). */
 uint32_t orr_physics_body_get_region(const orr_physics_world *world, orr_body body);
 
@@ -243,6 +266,7 @@ typedef struct orr_physics_stats {
     uint32_t bodies;         /* live bodies, all kinds */
     uint64_t migrations;     /* bodies moved to another region so far */
     uint64_t merges;         /* region merges so far */
+    uint64_t recentres;      /* regions moved onto the jointed group they held alone */
     uint64_t regions_made;   /* regions opened so far */
     double max_local_metres; /* largest body distance from its region centre at the last step */
 } orr_physics_stats;
@@ -276,6 +300,10 @@ typedef struct orr_joint_desc {
 } orr_joint_desc;
 orr_joint orr_physics_joint_create(orr_physics_world *world, const orr_joint_desc *desc);
 void orr_physics_joint_destroy(orr_physics_world *world, orr_joint joint);
+/* Where a ball or hinge joint's anchor is on body a and on body b (or the
+ * world point), at the last step: they differ by the joint's error, which
+ * ODE's solver keeps closing. False (both zeroed) for a fixed joint. */
+bool orr_physics_joint_get_anchors(const orr_physics_world *world, orr_joint joint, orr_wpos *on_a, orr_wpos *on_b);
 
 /* ---- ray casts ------------------------------------------------------------------------- */
 typedef struct orr_ray_hit {

@@ -59,46 +59,25 @@ orr_wpos orri_body_wpos(const orr_physics_world *w, const orri_body *b) {
 }
 
 /* ---- shapes ----------------------------------------------------------------------- */
-static bool build_hull(orr_physics_world *w, orri_body *b, const orr_geometry *g) {
-    uint32_t nt = g->indices ? g->index_count / 3 : g->vertex_count / 3;
-    b->hull_points = orri_alloc(&w->ctx.allocator, sizeof(double) * 3 * g->vertex_count + 1);
-    b->hull_planes = orri_alloc(&w->ctx.allocator, sizeof(double) * 4 * nt + 1);
-    b->hull_polygons = orri_alloc(&w->ctx.allocator, sizeof(unsigned) * 4 * nt + 1);
-    if (!b->hull_points || !b->hull_planes || !b->hull_polygons) return false;
-    for (uint32_t i = 0; i < 3 * g->vertex_count; i++) b->hull_points[i] = g->positions[i];
-    uint32_t planes = 0;
-    for (uint32_t t = 0; t < nt; t++) {
-        uint32_t i[3];
-        for (int k = 0; k < 3; k++) i[k] = g->indices ? g->indices[3 * t + k] : 3 * t + k;
-        const double *p0 = b->hull_points + 3 * i[0], *p1 = b->hull_points + 3 * i[1], *p2 = b->hull_points + 3 * i[2];
-        orr_dvec3 e1 = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]},
-                  e2 = {p2[0] - p0[0], p2[1] - p0[1], p2[2] - p0[2]};
-        orr_dvec3 n = orr_dvec3_cross(e1, e2);
-        double len = orr_dvec3_length(n);
-        if (!(len > 0)) continue; /* degenerate triangle */
-        n = orr_dvec3_scale(n, 1 / len);
-        double d = n.x * p0[0] + n.y * p0[1] + n.z * p0[2];
-        /* Outward whatever the winding: the hull contains its centroid-ish origin side. */
-        double behind = 0, ahead = 0;
-        for (uint32_t v = 0; v < g->vertex_count; v++) {
-            double s =
-                n.x * b->hull_points[3 * v] + n.y * b->hull_points[3 * v + 1] + n.z * b->hull_points[3 * v + 2] - d;
-            if (s > behind) behind = s;
-            if (s < ahead) ahead = s;
-        }
-        double tol = 1e-5 * (1 + fabs(d));
-        if (behind > tol && ahead < -tol) return false; /* not convex */
-        bool flip = behind > tol;
-        if (flip) n = orr_dvec3_neg(n), d = -d;
-        double *pl = b->hull_planes + 4 * planes;
-        pl[0] = n.x, pl[1] = n.y, pl[2] = n.z, pl[3] = d;
-        unsigned *po = b->hull_polygons + 4 * planes;
-        po[0] = 3, po[1] = i[0], po[2] = flip ? i[2] : i[1], po[3] = flip ? i[1] : i[2];
-        planes++;
+/* The hull's input: .points and the .geometry's (or .mesh's) vertices
+ * together, as doubles for qhull; false with *why set on bad input. */
+static bool build_hull(orr_physics_world *w, orri_body *b, char *why, size_t why_size) {
+    const orr_shape_desc *s = &b->shape;
+    uint64_t n = (uint64_t)s->point_count + (s->geometry ? s->geometry->vertex_count : 0);
+    if (n > ORR_PHYSICS_MAX_HULL_POINTS) {
+        snprintf(why, why_size, "more points than ORR_PHYSICS_MAX_HULL_POINTS (%llu > %u)", (unsigned long long)n,
+                 ORR_PHYSICS_MAX_HULL_POINTS);
+        return false;
     }
-    if (!planes) return false;
-    b->geom = dCreateConvex(0, b->hull_planes, planes, b->hull_points, g->vertex_count, b->hull_polygons);
-    return b->geom != NULL;
+    double *xyz = orri_alloc(&w->ctx.allocator, sizeof(double) * 3 * n + 1);
+    if (!xyz) return false;
+    for (uint32_t i = 0; i < s->point_count; i++)
+        xyz[3 * i] = s->points[i].x, xyz[3 * i + 1] = s->points[i].y, xyz[3 * i + 2] = s->points[i].z;
+    for (uint32_t i = 0; s->geometry && i < 3 * s->geometry->vertex_count; i++)
+        xyz[3 * s->point_count + i] = s->geometry->positions[i];
+    bool ok = orri_hull_build(w, b, xyz, (uint32_t)n, why, why_size);
+    orri_free(&w->ctx.allocator, xyz);
+    return ok;
 }
 
 static bool build_trimesh(orr_physics_world *w, orri_body *b, const orr_geometry *g) {
@@ -146,7 +125,7 @@ static double geometry_radius(const orr_geometry *g) {
 
 /* Creates b->geom (no space) and sets bound_radius; false on a bad shape
  * (message recorded) or out of memory. */
-static bool build_shape(orr_physics_world *w, orri_body *b) {
+static bool build_shape(orr_physics_world *w, orri_body *b, bool *named) {
     orr_shape_desc *s = &b->shape;
     switch (s->type) {
     case ORR_SHAPE_BOX:
@@ -165,16 +144,23 @@ static bool build_shape(orr_physics_world *w, orri_body *b) {
         b->geom = dCreateCylinder(0, s->radius, s->height);
         b->bound_radius = sqrt(s->radius * s->radius + 0.25 * s->height * s->height);
         break;
-    case ORR_SHAPE_CONVEX_HULL:
-        if (!build_hull(w, b, s->geometry)) {
-            orri_misuse(&w->ctx, ORR_MSG_OUT_OF_RANGE,
-                        "orr_physics_body_create on '%s' (%s): the hull geometry is not convex or has no triangles "
-                        "(its triangles become the hull's faces; hulls of concave point sets are not computed)",
-                        w->label, b->label);
+    case ORR_SHAPE_CONVEX_HULL: {
+        char why[256];
+        if (!build_hull(w, b, why, sizeof why)) {
+            if (why[0])
+                orri_misuse(&w->ctx, ORR_MSG_OUT_OF_RANGE, "orr_physics_body_create on '%s' (%s): convex hull: %s",
+                            w->label, b->label, why);
+            *named = why[0] != 0;
             return false;
         }
-        b->bound_radius = geometry_radius(s->geometry);
+        double r2 = 0;
+        for (uint32_t v = 0; v < b->hull_point_count; v++) {
+            const double *p = b->hull_points + 3 * v;
+            r2 = fmax(r2, p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        }
+        b->bound_radius = sqrt(r2);
         break;
+    }
     case ORR_SHAPE_TRIANGLE_MESH:
         if (!build_trimesh(w, b, s->geometry)) return false;
         b->bound_radius = geometry_radius(s->geometry);
@@ -300,8 +286,15 @@ static bool resolve_shape(orr_physics_world *w, orr_shape_desc *s, orr_body_type
         else
             why = "shape.mesh is not a mesh of the world's scene (desc.scene)";
     }
-    if (!why && from_geometry && (!s->geometry || !s->geometry->positions || s->geometry->vertex_count < 3))
-        why = "hull and triangle-mesh shapes need a geometry (or a mesh) with at least 3 vertices";
+    if (!why && s->type == ORR_SHAPE_CONVEX_HULL && s->point_count && !s->points)
+        why = "shape.point_count is set but shape.points is NULL";
+    if (!why && s->type == ORR_SHAPE_CONVEX_HULL && !s->point_count && (!s->geometry || !s->geometry->positions))
+        why = "a convex hull needs shape.points, a geometry or a mesh";
+    if (!why && s->type == ORR_SHAPE_CONVEX_HULL && s->geometry && !s->geometry->positions && s->geometry->vertex_count)
+        why = "the hull's geometry has no positions";
+    if (!why && s->type == ORR_SHAPE_TRIANGLE_MESH &&
+        (!s->geometry || !s->geometry->positions || s->geometry->vertex_count < 3))
+        why = "a triangle-mesh shape needs a geometry (or a mesh) with at least 3 vertices";
     if (!why && s->type == ORR_SHAPE_TRIANGLE_MESH && type != ORR_BODY_STATIC)
         why = "a triangle mesh can only be a static body";
     if (!why) return true;
@@ -371,8 +364,9 @@ orr_body orr_physics_body_create(orr_physics_world *w, const orr_body_desc *desc
     }
     b->id = id;
     fill_body(b, &d);
-    bool ok = false, shape_ok = build_shape(w, b);
+    bool ok = false, named = false, shape_ok = build_shape(w, b, &named);
     b->shape.geometry = NULL; /* copied: the caller's (or the mesh's) arrays are not kept */
+    b->shape.points = NULL, b->shape.point_count = 0;
     uint32_t r = UINT32_MAX;
     if (shape_ok) {
         dGeomSetData(b->geom, (void *)(uintptr_t)id);
@@ -383,7 +377,7 @@ orr_body orr_physics_body_create(orr_physics_world *w, const orr_body_desc *desc
         ok = attach_to_region(w, b, r, local, rot, d.linear_velocity, d.angular_velocity);
     }
     if (!ok) {
-        if (shape_ok || d.shape.type != ORR_SHAPE_CONVEX_HULL)
+        if (!named)
             orri_fail(&w->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "orr_physics_body_create on '%s' (%s)", w->label, label);
         orri_body_release(w, b);
         orri_pool_free(&w->bodies, id);

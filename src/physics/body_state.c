@@ -152,6 +152,14 @@ void *orr_physics_body_get_user(const orr_physics_world *w, orr_body body) {
     return b->user;
 }
 
+bool orr_physics_body_get_hull(const orr_physics_world *w, orr_body body, orr_hull_info *out) {
+    if (out) *out = (orr_hull_info){0};
+    BODY("orr_physics_body_get_hull") false;
+    if (!out || b->shape.type != ORR_SHAPE_CONVEX_HULL) return false;
+    *out = (orr_hull_info){b->hull_plane_count, b->hull_point_count, b->hull_planes, b->hull_points, b->hull_polygons};
+    return true;
+}
+
 uint32_t orr_physics_body_get_region(const orr_physics_world *w, orr_body body) {
     BODY("orr_physics_body_get_region") 0;
     return w->regions[b->region].serial;

@@ -1,7 +1,7 @@
 /* joint.c — ball, hinge and fixed joints (orrery/physics.h). ODE joints
- * live in one ODE world, so the two bodies' regions merge first and the
- * region is pinned: jointed bodies never migrate alone (see region.c for
- * how joints are rebuilt when their region merges into another). */
+ * live in one ODE world, so the two bodies' regions merge first; from then
+ * on the bodies connected by joints migrate as one group (region.c, which
+ * also rebuilds joints in another region with their anchors kept). */
 #include <math.h>
 
 #include "physics/physics_int.h"
@@ -61,11 +61,13 @@ orr_joint orr_physics_joint_create(orr_physics_world *w, const orr_joint_desc *d
     if (d.type == ORR_JOINT_HINGE) {
         dJointSetHingeAnchor(j->joint, an.x, an.y, an.z);
         dJointSetHingeAxis(j->joint, ax.x, ax.y, ax.z);
+        /* What ODE keeps on b's side (b's frame), for rebuilding it elsewhere (region.c). */
+        orr_dvec3 u = orr_dvec3_normalize(ax);
+        j->axis_b = b ? orr_dquat_rotate(orr_dquat_conjugate(orri_quat_from_ode(dBodyGetQuaternion(b->body))), u) : u;
     }
     if (d.type == ORR_JOINT_FIXED) dJointSetFixed(j->joint);
     a->joints++;
     if (b) b->joints++;
-    r->pinned = true;
     return (orr_joint){id};
 }
 
@@ -82,4 +84,27 @@ void orr_physics_joint_destroy(orr_physics_world *w, orr_joint joint) {
     if (a) a->joints--;
     if (b) b->joints--;
     orri_pool_free(&w->joints, joint.id);
+}
+
+bool orr_physics_joint_get_anchors(const orr_physics_world *w, orr_joint joint, orr_wpos *on_a, orr_wpos *on_b) {
+    if (on_a) *on_a = (orr_wpos){0};
+    if (on_b) *on_b = (orr_wpos){0};
+    if (!w) return false;
+    orri_joint *j = orri_pool_get(&w->joints, joint.id);
+    if (!j) {
+        orri_misuse((orri_ctx *)&w->ctx, ORR_MSG_INVALID_HANDLE,
+                    "orr_physics_joint_get_anchors on '%s': joint %#x is null or stale", w->label, joint.id);
+        return false;
+    }
+    if (j->type == ORR_JOINT_FIXED) return false;
+    const orri_body *a = orri_pool_get(&w->bodies, j->a);
+    dVector3 p1, p2;
+    if (j->type == ORR_JOINT_BALL)
+        dJointGetBallAnchor(j->joint, p1), dJointGetBallAnchor2(j->joint, p2);
+    else
+        dJointGetHingeAnchor(j->joint, p1), dJointGetHingeAnchor2(j->joint, p2);
+    orr_wpos c = w->regions[a->region].center;
+    if (on_a) *on_a = orr_wpos_add(c, (orr_dvec3){p1[0], p1[1], p1[2]});
+    if (on_b) *on_b = orr_wpos_add(c, (orr_dvec3){p2[0], p2[1], p2[2]});
+    return true;
 }

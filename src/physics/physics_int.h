@@ -4,10 +4,12 @@
  * - Every body is in exactly one live region; its ODE body (dynamic,
  *   kinematic) or bare geom (static) lives in that region's dWorld / dSpace,
  *   at the body's position minus the region centre (float64 metres).
- * - Region centres are world positions (cell + local) and never move; a body
- *   changes frame only by migration or merge, which rebuild its ODE body in
- *   the destination and shift its positions (current and previous) by the
- *   exact difference of the two centres.
+ * - Region centres are world positions (cell + local); a body changes frame
+ *   by migration or merge, which rebuild its ODE body in the destination,
+ *   or when its region recentres on the jointed group it holds alone; each
+ *   shifts its positions (current, previous, target) by the exact
+ *   difference of the two centres. Bodies connected by joints are always in
+ *   one region and move together.
  * - Positions leave the region frame only through region centre + local
  *   (orr_wpos_add): nothing adds a large number to a small one in float64.
  * - Rebase-local positions (attach_rebase) are derived state, shifted by the
@@ -30,9 +32,8 @@ typedef struct orri_region {
     dJointGroupID contacts;
     orr_dvec3 gravity;
     uint32_t bodies;      /* members */
-    double extent;        /* centre to farthest member surface, metres (last computed) */
+    orr_dvec3 lo, hi;     /* box around the members' bounding spheres, region frame (last computed) */
     double static_extent; /* the same over static members (kept up to date) */
-    bool pinned;          /* holds a jointed body: members do not migrate out */
 } orri_region;
 
 typedef struct orri_body {
@@ -47,6 +48,7 @@ typedef struct orri_body {
     dTriIndex *tri_indices;
     double *hull_planes, *hull_points; /* owned copies (convex hull) */
     unsigned *hull_polygons;
+    uint32_t hull_plane_count, hull_point_count;
     double mass, friction, restitution, linear_damping, angular_damping;
     double bound_radius;  /* bounding sphere of the shape about the body origin */
     orr_dvec3 prev_local; /* region frame, previous step */
@@ -63,10 +65,17 @@ typedef struct orri_body {
     char label[48];
 } orri_body;
 
+typedef struct orri_saved_joint {
+    uint32_t slot;
+    orr_wpos anchor_a, anchor_b; /* the joint's anchor on each body (or the world point) */
+    orr_dvec3 axis, axis_b;      /* hinge: its axis on body a and on body b (or the world), world directions */
+} orri_saved_joint;
+
 typedef struct orri_joint {
     dJointID joint;
     orr_joint_type type;
-    uint32_t a, b; /* body ids (b may be 0) */
+    uint32_t a, b;    /* body ids (b may be 0) */
+    orr_dvec3 axis_b; /* hinge: the axis as ODE holds it on body b (its frame), or in the world without b */
 } orri_joint;
 
 struct orr_physics_world {
@@ -87,6 +96,8 @@ struct orr_physics_world {
     orr_rebase_world *rebase;
     orr_rebase_sub rebase_sub;
     bool in_step;
+    uint32_t *groups; /* jointed groups: parent and next, group_capacity each (region.c) */
+    uint32_t group_capacity;
     /* contact callback scratch */
     orri_region *colliding;
 };
@@ -100,6 +111,11 @@ void orri_body_release(orr_physics_world *w, orri_body *b);
 /* Rebuilds the body's ODE objects in region `to`, keeping its full state. */
 bool orri_body_move_to_region(orr_physics_world *w, orri_body *b, uint32_t to);
 orr_wpos orri_body_wpos(const orr_physics_world *w, const orri_body *b);
+
+/* hull.c: the convex hull of n points (x, y, z, body space) into b->hull_*
+ * and b->geom; false with *why set on bad input, or with why empty when out
+ * of memory. */
+bool orri_hull_build(orr_physics_world *w, orri_body *b, double *xyz, uint32_t n, char *why, size_t why_size);
 
 /* region.c */
 uint32_t orri_region_for(orr_physics_world *w, orr_wpos p, bool *ok);

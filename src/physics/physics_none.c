@@ -33,7 +33,16 @@ void orr_physics_body_add_force(orr_physics_world *w, orr_body b, orr_dvec3 f) {
 void orr_physics_body_apply_impulse(orr_physics_world *w, orr_body b, orr_dvec3 j) {}
 void orr_physics_body_bind_node(orr_physics_world *w, orr_body b, orr_node n) {}
 void *orr_physics_body_get_user(const orr_physics_world *w, orr_body b) { return NULL; }
+bool orr_physics_body_get_hull(const orr_physics_world *w, orr_body b, orr_hull_info *out) {
+    if (out) *out = (orr_hull_info){0};
+    return false;
+}
 uint32_t orr_physics_body_get_region(const orr_physics_world *w, orr_body b) { return 0; }
+bool orr_physics_joint_get_anchors(const orr_physics_world *w, orr_joint j, orr_wpos *on_a, orr_wpos *on_b) {
+    if (on_a) *on_a = (orr_wpos){0};
+    if (on_b) *on_b = (orr_wpos){0};
+    return false;
+}
 orr_result orr_physics_step(orr_physics_world *w) { return ORR_ERROR_UNSUPPORTED; }
 orr_result orr_physics_advance(orr_physics_world *w, double s, uint32_t *steps) {
     if (steps) *steps = 0;

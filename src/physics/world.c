@@ -80,6 +80,7 @@ void orr_physics_destroy(orr_physics_world *w) {
     for (uint32_t i = 0; i < w->region_count; i++) orri_region_release(w, i);
     orr_allocator a = w->ctx.allocator;
     orri_free(&a, w->regions);
+    orri_free(&a, w->groups);
     orri_pool_deinit(&w->bodies, &a);
     orri_pool_deinit(&w->joints, &a);
     orri_free(&a, w);

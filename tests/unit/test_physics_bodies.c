@@ -1,6 +1,7 @@
 /* Physics bodies and queries (orrery/physics.h), no GPU, 10^12 m from the
  * origin unless said: every shape comes to rest where its size says on a
- * static triangle-mesh ground, hulls must be convex, joints hold, ray casts
+ * static triangle-mesh ground, convex hulls of point clouds (qhull) are
+ * exact and refuse degenerate clouds by name, joints hold, ray casts
  * hit to the nanometre, contact callbacks report the pair and the normal,
  * kinematic bodies push, interpolation lies between the last two steps,
  * bodies bound to scene nodes move them (cells included), misuse is named. */
@@ -88,14 +89,17 @@ TEST(shapes_rest_on_a_triangle_mesh_ground) {
 TEST(bad_shapes_are_refused_by_name) {
     orr_physics_world *w = make_world((orr_physics_desc){.label = "bad"});
     if (!w) SKIP("built without ODE");
-    /* A hull whose first triangle's plane has points on both sides. */
-    float pos[] = {0, 0, 0, 1, 0, 0, 0.5f, 1, 0, 0, 0, 1, 0, 0, -1};
+    /* Triangles that are not a convex surface (one corner is an interior
+     * point): the hull of the vertices is taken (a tetrahedron), not refused. */
+    float pos[] = {-1, -1, -1, 1, -1, -1, 0, 1, -1, 0, 0, 1, 0, 0, -0.5f};
     uint32_t idx[] = {0, 1, 2, 0, 1, 3, 0, 1, 4};
     orr_geometry concave = {.vertex_count = 5, .index_count = 9, .positions = pos, .indices = idx};
-    CHECK(orr_physics_body_create(
-              w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .geometry = &concave}, .label = "kidney"})
-              .id == 0);
-    CHECK(strstr(last_log, "kidney") && strstr(last_log, "not convex"));
+    orr_body kidney = orr_physics_body_create(
+        w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .geometry = &concave}, .label = "kidney"});
+    orr_hull_info hull;
+    CHECK(kidney.id && orr_physics_body_get_hull(w, kidney, &hull));
+    CHECK(hull.face_count == 4 && hull.vertex_count == 4);
+    orr_physics_body_destroy(w, kidney);
     CHECK(orr_physics_body_create(
               w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_TRIANGLE_MESH, .geometry = &concave}, .label = "mover"})
               .id == 0);
@@ -111,6 +115,159 @@ TEST(bad_shapes_are_refused_by_name) {
     orr_physics_body_get_position(w, ok);
     CHECK(strstr(last_log, "null or stale") != NULL);
     CHECK(orr_physics_get_stats(w).regions == 0);
+    orr_physics_destroy(w);
+}
+
+static double urand(uint32_t *state) { /* [0, 1), an LCG: the same cloud every run */
+    *state = *state * 1664525u + 1013904223u;
+    return (*state >> 8) * (1.0 / 16777216.0);
+}
+
+TEST(convex_hull_of_point_clouds) {
+    orr_physics_world *w = make_world((orr_physics_desc){.substeps = 2, .label = "hulls"});
+    if (!w) SKIP("built without ODE");
+    uint32_t seed = 12345;
+    /* A cube's 8 corners among 200 random interior points, shuffled in: 6 square faces, 8 vertices. */
+    enum { NC = 208 };
+    orr_dvec3 cloud[NC];
+    for (int i = 0; i < NC; i++) cloud[i] = (orr_dvec3){urand(&seed) - 0.5, urand(&seed) - 0.5, urand(&seed) - 0.5};
+    for (int c = 0; c < 8; c++)
+        cloud[25 * c + 3] = (orr_dvec3){c & 1 ? 0.5 : -0.5, c & 2 ? 0.3 : -0.3, c & 4 ? 0.4 : -0.4};
+    for (int i = 0; i < NC; i++)
+        cloud[i].y *= 0.6, cloud[i].z *= 0.8; /* interior points stay inside the 1×0.6×0.8 box */
+    for (int c = 0; c < 8; c++) cloud[25 * c + 3].y /= 0.6, cloud[25 * c + 3].z /= 0.8;
+    orr_body box = orr_physics_body_create(
+        w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .points = cloud, .point_count = NC},
+                            .position = at((orr_dvec3){0, 3, 0}),
+                            .label = "cloud box"});
+    orr_hull_info h;
+    REQUIRE(box.id && orr_physics_body_get_hull(w, box, &h));
+    printf("physics: hull of 8 corners + 200 interior points: %u faces, %u vertices\n", h.face_count, h.vertex_count);
+    CHECK(h.face_count == 6 && h.vertex_count == 8);
+    for (uint32_t f = 0, at_ = 0; f < h.face_count; f++) {
+        const double *pl = h.planes + 4 * f;
+        CHECK(h.polygons[at_] == 4);
+        /* Axis-aligned outward normals at the half extents. */
+        double half = fabs(pl[0]) > 0.5 ? 0.5 : fabs(pl[1]) > 0.5 ? 0.3 : 0.4;
+        CHECK_NEAR(fabs(pl[0]) + fabs(pl[1]) + fabs(pl[2]), 1.0, 1e-12);
+        CHECK_NEAR(pl[3], half, 1e-12);
+        at_ += 1 + h.polygons[at_];
+    }
+    /* A random cloud: every input point lies inside every face plane, every
+     * hull vertex is an input point, faces are counter-clockwise from outside. */
+    enum { NR = 500 };
+    orr_dvec3 rnd[NR];
+    for (int i = 0; i < NR; i++)
+        rnd[i] = (orr_dvec3){3 * urand(&seed) - 1, 2 * urand(&seed) - 1 + 0.3 * rnd[i > 0 ? i - 1 : 0].x * (i > 0),
+                             urand(&seed) * urand(&seed) - 0.25};
+    orr_body blob = orr_physics_body_create(
+        w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .points = rnd, .point_count = NR},
+                            .position = at((orr_dvec3){40, 3, 0}),
+                            .label = "blob"});
+    REQUIRE(blob.id && orr_physics_body_get_hull(w, blob, &h));
+    double worst_out = -1, worst_member = 0, worst_winding = 1;
+    for (uint32_t f = 0, at_ = 0; f < h.face_count; f++) {
+        const double *pl = h.planes + 4 * f;
+        for (int i = 0; i < NR; i++)
+            worst_out = fmax(worst_out, pl[0] * rnd[i].x + pl[1] * rnd[i].y + pl[2] * rnd[i].z - pl[3]);
+        const unsigned *po = h.polygons + at_ + 1;
+        const double *a = h.vertices + 3 * po[0], *b = h.vertices + 3 * po[1], *c = h.vertices + 3 * po[2];
+        orr_dvec3 n = orr_dvec3_cross((orr_dvec3){b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+                                      (orr_dvec3){c[0] - a[0], c[1] - a[1], c[2] - a[2]});
+        worst_winding = fmin(worst_winding, orr_dvec3_dot(orr_dvec3_normalize(n), (orr_dvec3){pl[0], pl[1], pl[2]}));
+        at_ += 1 + h.polygons[at_];
+    }
+    for (uint32_t v = 0; v < h.vertex_count; v++) {
+        double best = 1e9;
+        for (int i = 0; i < NR; i++)
+            best =
+                fmin(best, orr_dvec3_length(orr_dvec3_sub(
+                               rnd[i], (orr_dvec3){h.vertices[3 * v], h.vertices[3 * v + 1], h.vertices[3 * v + 2]})));
+        worst_member = fmax(worst_member, best);
+    }
+    printf("physics: hull of %d random points: %u faces, %u vertices; largest plane distance of a point %.3g m, "
+           "vertex off the input %.3g m, winding cos %.6f\n",
+           NR, h.face_count, h.vertex_count, worst_out, worst_member, worst_winding);
+    CHECK(h.vertex_count >= 4 && h.vertex_count < NR);
+    CHECK(worst_out <= 1e-12);
+    CHECK(worst_member == 0);
+    CHECK(worst_winding > 0.999);
+    /* Dropped on a static box whose top is at y = 0.5: the cloud box rests on its 0.6 m side. */
+    orr_body ground = orr_physics_body_create(w, &(orr_body_desc){.type = ORR_BODY_STATIC,
+                                                                  .shape = {.size = {100, 1, 20}},
+                                                                  .position = at((orr_dvec3){20, 0, 0})});
+    CHECK(ground.id != 0);
+    for (int s = 0; s < 240; s++) orr_physics_step(w);
+    orr_dvec3 p = rel(w, box);
+    printf("physics: hull box rests at y = %.4f (expected 0.80), speed %.2g m/s\n", p.y,
+           orr_dvec3_length(orr_physics_body_get_linear_velocity(w, box)));
+    CHECK_NEAR(p.y, 0.8, 0.01); /* ODE's convex-box contact settles a few mm deep, as shape 4 above */
+    CHECK_NEAR(p.x, 0, 0.05);   /* and slides a little on landing */
+    CHECK(orr_dvec3_length(orr_physics_body_get_linear_velocity(w, box)) < 0.05);
+    CHECK(rel(w, blob).y < 2.5); /* it fell and landed too */
+    CHECK(!orr_physics_body_get_hull(w, ground, &h) && h.face_count == 0);
+    orr_physics_destroy(w);
+}
+
+TEST(degenerate_hulls_are_refused_by_name) {
+    orr_physics_world *w = make_world((orr_physics_desc){.label = "bad hulls"});
+    if (!w) SKIP("built without ODE");
+    orr_dvec3 three[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    orr_dvec3 flat[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.3, 0.2, 0}, {5, -2, 0}};
+    orr_dvec3 line[] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {-3, -3, -3}, {0.5, 0.5, 0.5}};
+    orr_dvec3 same[] = {{1, 2, 3}, {1, 2, 3}, {1, 2, 3}, {1, 2, 3}};
+    orr_dvec3 nan[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, NAN}};
+    orr_dvec3 inf[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, INFINITY, 1}};
+    orr_dvec3 beside[] = {{2, 0, 0}, {3, 0, 0}, {2, 1, 0}, {2, 0, 1}, {3, 1, 1}};
+    orr_geometry planar = {.vertex_count = 4, .positions = (float[]){0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 1}};
+    struct {
+        orr_shape_desc shape;
+        const char *why;
+    } cases[] = {
+        {{.points = three, .point_count = 3}, "at least 4 points"},
+        {{.points = flat, .point_count = 6}, "one plane"},
+        {{.geometry = &planar}, "one plane"},
+        {{.points = line, .point_count = 5}, "one line"},
+        {{.points = same, .point_count = 4}, "coincide"},
+        {{.points = nan, .point_count = 4}, "not finite"},
+        {{.points = inf, .point_count = 4}, "not finite"},
+        {{.points = three, .point_count = ORR_PHYSICS_MAX_HULL_POINTS + 1}, "ORR_PHYSICS_MAX_HULL_POINTS"},
+        {{.point_count = 8}, "points is NULL"},
+        {{0}, "needs shape.points"},
+        {{.points = beside, .point_count = 5}, "origin (0, 0, 0) is not inside"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cases[i].shape.type = ORR_SHAPE_CONVEX_HULL;
+        last_log[0] = 0;
+        orr_body b = orr_physics_body_create(w, &(orr_body_desc){.shape = cases[i].shape, .label = "odd hull"});
+        printf("physics: degenerate hull %zu: %s\n", i, last_log);
+        CHECK(b.id == 0);
+        CHECK(strstr(last_log, "odd hull") && strstr(last_log, cases[i].why));
+        CHECK(orr_physics_get_stats(w).bodies == 0 && orr_physics_get_stats(w).regions == 0);
+    }
+    /* The flat cloud plus one point off its plane is a valid hull. */
+    orr_dvec3 tent[7];
+    memcpy(tent, flat, sizeof flat);
+    tent[6] = (orr_dvec3){0.5, 0.5, 1};
+    orr_body ok = orr_physics_body_create(
+        w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .points = tent, .point_count = 7}});
+    CHECK(ok.id == 0 && strstr(last_log, "origin")); /* z from 0: the origin is on its base */
+    for (int i = 0; i < 7; i++) tent[i].z -= 0.25, tent[i].x -= 0.5, tent[i].y -= 0.5;
+    ok = orr_physics_body_create(
+        w, &(orr_body_desc){.shape = {.type = ORR_SHAPE_CONVEX_HULL, .points = tent, .point_count = 7}});
+    CHECK(ok.id != 0);
+    /* Points and a geometry together: a unit cube (24 vertices) and an apex
+     * above it make a house: 4 walls, a floor, 4 roof triangles; 9 vertices. */
+    orr_geometry cube;
+    REQUIRE(orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &cube) == ORR_OK);
+    orr_dvec3 apex = {0, 2, 0};
+    orr_body house = orr_physics_body_create(
+        w, &(orr_body_desc){
+               .shape = {.type = ORR_SHAPE_CONVEX_HULL, .geometry = &cube, .points = &apex, .point_count = 1}});
+    orr_geometry_free(&cube);
+    orr_hull_info h;
+    CHECK(house.id && orr_physics_body_get_hull(w, house, &h));
+    CHECK(h.face_count == 9 && h.vertex_count == 9);
     orr_physics_destroy(w);
 }
 
