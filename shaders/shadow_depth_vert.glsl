@@ -8,6 +8,8 @@
 //   depth-texture path (PCF): window depth of clip z + bias · w, stored
 //     reversed (1 − depth: the reverse-Z test keeps the nearest caster)
 //   colour path (hard, ESM): metric = (clip z + depthValues.x) / depthValues.y + bias
+// With ORR_ALPHA_TEST (alpha-tested casters, Babylon.js ALPHATEXTURE +
+// ALPHATESTVALUE) the UV passes through for shadow_alpha.glsl's discard.
 #include "gpu_types.h"
 
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
@@ -17,10 +19,15 @@ layout(push_constant) uniform Push {
     vec4 bias;       // bias, normal bias, depthValues.x, depthValues.y
     vec4 extra;      // x: ESM depth scale; yzw: debug origin (absolute-matrix control, 0 normally)
     uint object;
+    float cutoff; // alpha-tested casters: texture alpha below it is discarded
 } pc;
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
+#ifdef ORR_ALPHA_TEST
+layout(location = 2) in vec2 in_uv;
+layout(location = 1) out vec2 v_uv;
+#endif
 #ifdef ORR_INSTANCED
 layout(location = 4) in vec4 world0;
 layout(location = 5) in vec4 world1;
@@ -49,6 +56,9 @@ void main() {
         float ndl = dot(nw, to_light);
         wp.xyz -= nw * (pc.bias.y * sqrt(max(0.0, 1.0 - ndl * ndl)));
     }
+#ifdef ORR_ALPHA_TEST
+    v_uv = in_uv;
+#endif
     vec4 c = pc.light * wp;
     v_metric = (c.z + pc.bias.z) / pc.bias.w + pc.bias.x;
     gl_Position = vec4(c.x, c.y, (0.5 - 0.5 * pc.bias.x) * c.w - 0.5 * c.z, c.w);

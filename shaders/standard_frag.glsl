@@ -76,6 +76,7 @@ void main() {
     if ((flags & ORRI_FLAG_TEXTURE) != 0u) {
         base = texture(diffuse_tex, v_uv);
         if ((flags & ORRI_FLAG_TEXTURE_ALPHA) != 0u) alpha *= base.a;
+        if ((flags & ORRI_FLAG_ALPHA_TEST) != 0u && base.a < o.emissive.a) discard; // Babylon ALPHATEST
     }
 #endif
 #if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))

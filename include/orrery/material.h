@@ -64,6 +64,13 @@ typedef struct orr_standard_material_desc {
     bool disable_lighting; /* Babylon.js: colour = clamp(emissive + ambient) · texture · vertex/instance colour */
     orr_opt_bool back_face_culling; /* Babylon.js backFaceCulling, default on */
     orr_opt_bool fog;               /* Babylon.js fogEnabled, default on */
+    /* Babylon.js transparencyMode = MATERIAL_ALPHATEST: a diffuse texture with
+     * alpha is a cutout, not a blend: the mesh draws in the opaque pass and
+     * fragments whose texture alpha is below alpha_cutoff (Babylon's
+     * alphaCutOff, default 0.4) are discarded, also in shadow maps
+     * (orrery/shadow.h). Without a texture with alpha it changes nothing. */
+    bool alpha_test;
+    orr_opt_f64 alpha_cutoff;
     const char *label;
 } orr_standard_material_desc;
 

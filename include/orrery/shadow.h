@@ -37,9 +37,18 @@
  * - receivers (standard and PBR materials): a light's diffuse and specular
  *   terms × the shadow factor (darkness in full shadow, 1 lit; outside the
  *   map lit).
+ * - transparency (Babylon's shadow depth pass): blended casters cast only
+ *   with transparency_shadow, and then whole; a caster whose material needs
+ *   alpha testing — a standard material whose diffuse texture has alpha
+ *   (orrery/material.h alpha_test, or blended from the texture), PBR MASK
+ *   with a base colour texture — casts where the texture's alpha is at least
+ *   the material's alpha cutoff (cutout holes let the light through).
  * - casters outside the light's frustum (each layer's) are not drawn, per
- *   draw by bounding sphere; thin instances cast and receive, culled as a
- *   whole (the sphere of all instances), not instance by instance.
+ *   draw by bounding sphere; thin instances cast and receive, and each
+ *   layer (cascade, cube face, the spot's or sun's frustum) draws only the
+ *   instances whose bounding sphere touches it, culled on the GPU by the
+ *   camera passes' culling shader (frustum only; up to 16 thin casters a
+ *   frame, more are drawn whole).
  *
  * Far from the origin: the light view and projection are built in the
  * upload frame — eye-relative under floating origin (orrery/large_world.h),
@@ -140,6 +149,10 @@ typedef struct orr_shadow_desc {
      * leave the eye translation to float32 on the GPU, as an engine without
      * an eye-relative shadow path does. Never for production. */
     bool debug_absolute_matrices;
+    /* Babylon.js transparencyShadow (default off): blended casters (alpha
+     * below 1, a diffuse texture with alpha, PBR BLEND) cast too; off, only
+     * opaque and alpha-tested ones do. */
+    bool transparency_shadow;
     const char *label;
 } orr_shadow_desc;
 

@@ -63,6 +63,7 @@ orr_standard_material_desc orr_standard_material_desc_defaults(const orr_standar
     if (d.specular_power == 0) d.specular_power = 64;
     if (!d.back_face_culling.set) d.back_face_culling = ORR_ON;
     if (!d.fog.set) d.fog = ORR_ON;
+    if (!d.alpha_cutoff.set) d.alpha_cutoff = ORR_F64(0.4);
     return d;
 }
 
@@ -75,7 +76,7 @@ static orr_standard_material_desc resolve_standard(const orr_standard_material_d
 static bool structure_differs(const orr_standard_material_desc *a, const orr_standard_material_desc *b) {
     bool blend_a = a->alpha.value < 1, blend_b = b->alpha.value < 1;
     return a->back_face_culling.value != b->back_face_culling.value || blend_a != blend_b ||
-           a->diffuse_texture.id != b->diffuse_texture.id;
+           a->alpha_test != b->alpha_test || a->diffuse_texture.id != b->diffuse_texture.id;
 }
 
 orr_material orr_standard_material_create(orr_scene *s, const orr_standard_material_desc *desc) {

@@ -94,7 +94,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
     } else {
         const orr_standard_material_desc *sm = &m->standard;
         orri_texture *tex = orri_texture_get(e, sm->diffuse_texture);
-        d.transparent = sm->alpha.value < 1.0 || (tex && tex->has_alpha);
+        d.transparent = sm->alpha.value < 1.0 || (tex && tex->has_alpha && !sm->alpha_test);
         d.lean = !tex && !orri_node_mesh(n)->geometry.colors; /* no UV or vertex-colour work */
         d.cull_back = sm->back_face_culling.value;
         d.layout = e->std_layout;

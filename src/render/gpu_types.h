@@ -62,6 +62,7 @@ typedef struct orri_uvec4 {
 #define ORRI_FLAG_VERTEX_COLOR 8u
 #define ORRI_FLAG_TEXTURE_ALPHA 16u
 #define ORRI_FLAG_RECEIVE_SHADOWS 32u /* Babylon.js mesh.receiveShadows */
+#define ORRI_FLAG_ALPHA_TEST 64u      /* discard where texture alpha < emissive.a (transparencyMode ALPHATEST) */
 
 /* Shadows (src/shadow; set 0, binding 2): one record per scene light slot,
  * written by the light's shadow generator each frame (zero: no shadow).

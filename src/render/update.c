@@ -101,13 +101,14 @@ static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const 
     o->normal_matrix = orr_dmat4_to_f32(orr_dmat4_normal_matrix(*world));
     o->diffuse = orri_pack_color(sm->diffuse.value, sm->alpha.value);
     o->specular = orri_pack_color(sm->specular.value, sm->specular_power);
-    o->emissive = orri_pack_color(sm->emissive, 0);
+    o->emissive = orri_pack_color(sm->emissive, sm->alpha_cutoff.value); /* a: alpha-test cutoff */
     o->ambient = orri_pack_color(sm->ambient, 0);
     orri_texture *t = orri_texture_get(e, sm->diffuse_texture);
     uint32_t f = 0;
     if (sm->disable_lighting) f |= ORRI_FLAG_DISABLE_LIGHTING;
     if (sm->fog.value) f |= ORRI_FLAG_FOG;
-    if (t) f |= ORRI_FLAG_TEXTURE | (t->has_alpha ? ORRI_FLAG_TEXTURE_ALPHA : 0);
+    if (t) f |= ORRI_FLAG_TEXTURE;
+    if (t && t->has_alpha) f |= sm->alpha_test ? ORRI_FLAG_ALPHA_TEST : ORRI_FLAG_TEXTURE_ALPHA;
     if (orri_node_mesh(n)->geometry.colors || orri_node_mesh(n)->thin)
         f |= ORRI_FLAG_VERTEX_COLOR; /* vertex × instance colour */
     if (orri_node_mesh(n)->receive_shadows) f |= ORRI_FLAG_RECEIVE_SHADOWS;

@@ -1,8 +1,10 @@
 /* shadow_gpu.c — a generator's GPU objects: the depth array map (reversed
  * depth, D32), the ESM colour map (R32F, cleared to 0) for the ESM filters,
  * the caster pipelines (plain and thin-instanced, one fragment stage per
- * filter path) and their layout (set 0 = the renderer's scene set, for the
- * per-draw worlds; push constants = light matrix and biases).
+ * filter path, and alpha-tested variants with the UV stream) and their
+ * layout (set 0 = the renderer's scene set, for the per-draw worlds; set 1 =
+ * a texture set as the standard material's, for alpha-tested casters; push
+ * constants = light matrix, biases and the alpha cutoff).
  *
  * Destruction goes through the delete queue (images, pipelines): frames in
  * flight keep sampling the old map. */
@@ -11,11 +13,16 @@
 #include "shadow/shadow_int.h"
 
 extern const uint32_t orri_spv_shadow_depth_vert[], orri_spv_shadow_depth_instanced_vert[],
-    orri_spv_shadow_depth_frag[], orri_spv_shadow_metric_frag[], orri_spv_shadow_esm_frag[];
+    orri_spv_shadow_depth_frag[], orri_spv_shadow_metric_frag[], orri_spv_shadow_esm_frag[],
+    orri_spv_shadow_depth_alpha_vert[], orri_spv_shadow_depth_alpha_instanced_vert[],
+    orri_spv_shadow_depth_alpha_frag[], orri_spv_shadow_metric_alpha_frag[], orri_spv_shadow_esm_alpha_frag[];
 extern const size_t orri_spv_shadow_depth_vert_size, orri_spv_shadow_depth_instanced_vert_size,
-    orri_spv_shadow_depth_frag_size, orri_spv_shadow_metric_frag_size, orri_spv_shadow_esm_frag_size;
+    orri_spv_shadow_depth_frag_size, orri_spv_shadow_metric_frag_size, orri_spv_shadow_esm_frag_size,
+    orri_spv_shadow_depth_alpha_vert_size, orri_spv_shadow_depth_alpha_instanced_vert_size,
+    orri_spv_shadow_depth_alpha_frag_size, orri_spv_shadow_metric_alpha_frag_size, orri_spv_shadow_esm_alpha_frag_size;
 
-#define ORRI_SHADOW_PUSH 116u /* mat4 + 3 vec4 + uint (shaders/shadow_depth_vert.glsl) */
+#define ORRI_SHADOW_PUSH 120u /* mat4 + 3 vec4 + uint + float (shaders/shadow_depth_vert.glsl) */
+_Static_assert(sizeof(orri_shadow_push) == ORRI_SHADOW_PUSH, "shadow push constants");
 
 static orr_result make_images(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
@@ -46,16 +53,25 @@ static orr_result make_images(orr_shadow_generator *g) {
     return orri_image_create(gpu, &d, &s->esm[0]);
 }
 
+/* Vertex bindings: 0 position, 1 normal, 2 instance matrices (instanced);
+ * alpha-tested variants add the UV stream as the next binding (2 plain, 3
+ * instanced), location 2. */
 static orr_result make_pipeline(orr_shadow_generator *g, VkShaderModule vert, VkShaderModule frag, bool instanced,
-                                VkPipeline *out) {
-    static const VkVertexInputBindingDescription bindings[] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                               {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                               {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
-    static const VkVertexInputAttributeDescription attrs[] = {
+                                bool alpha, VkPipeline *out) {
+    VkVertexInputBindingDescription bindings[4] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                   {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                   {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    VkVertexInputAttributeDescription attrs[7] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
         {4, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {5, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
         {6, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {7, 2, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
     };
+    uint32_t nb = instanced ? 3 : 2, na = instanced ? 6 : 2;
+    if (alpha) {
+        bindings[nb] = (VkVertexInputBindingDescription){nb, 8, VK_VERTEX_INPUT_RATE_VERTEX};
+        attrs[na++] = (VkVertexInputAttributeDescription){2, nb, VK_FORMAT_R32G32_SFLOAT, 0};
+        nb++;
+    }
     bool esm = g->gpu.filter_kind == ORRI_SHADOW_ESM;
     orri_graphics_desc d = {
         .target = {esm ? VK_FORMAT_R16_SFLOAT : VK_FORMAT_UNDEFINED, ORRI_DEPTH_FORMAT, VK_SAMPLE_COUNT_1_BIT},
@@ -63,13 +79,14 @@ static orr_result make_pipeline(orr_shadow_generator *g, VkShaderModule vert, Vk
         .frag = frag,
         .layout = g->gpu.layout,
         .bindings = bindings,
-        .binding_count = instanced ? 3 : 2,
+        .binding_count = nb,
         .attributes = attrs,
-        .attribute_count = instanced ? 6 : 2,
+        .attribute_count = na,
         .cull = VK_CULL_MODE_NONE, /* both faces: the nearest surface is the caster's whatever its winding */
         .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
         .blend = ORRI_BLEND_NONE,
-        .label = instanced ? "shadow casters (instanced)" : "shadow casters",
+        .label = alpha ? (instanced ? "shadow casters (instanced, alpha-tested)" : "shadow casters (alpha-tested)")
+                       : (instanced ? "shadow casters (instanced)" : "shadow casters"),
     };
     return orri_graphics_pipeline(&g->engine->gpu, &d, out);
 }
@@ -78,8 +95,8 @@ static orr_result make_pipelines(orr_shadow_generator *g) {
     orri_gpu *gpu = &g->engine->gpu;
     orri_shadow_gpu *s = &g->gpu;
     VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, ORRI_SHADOW_PUSH};
-    orr_result r =
-        orri_pipeline_layout(gpu, &g->engine->scene_set_layout, 1, &push, "shadow caster layout", &s->layout);
+    VkDescriptorSetLayout sets[] = {g->engine->scene_set_layout, g->engine->textures.set_layout};
+    orr_result r = orri_pipeline_layout(gpu, sets, 2, &push, "shadow caster layout", &s->layout);
     if (r != ORR_OK) return r;
     const uint32_t *fc = orri_spv_shadow_depth_frag;
     size_t fs = orri_spv_shadow_depth_frag_size;
@@ -91,12 +108,49 @@ static orr_result make_pipelines(orr_shadow_generator *g) {
         r = orri_shader_module(gpu, orri_spv_shadow_depth_instanced_vert, orri_spv_shadow_depth_instanced_vert_size,
                                "shadow_depth_instanced.vert", &vi);
     if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &f);
-    if (r == ORR_OK) r = make_pipeline(g, v, f, false, &s->depth_pipe);
-    if (r == ORR_OK) r = make_pipeline(g, vi, f, true, &s->depth_inst_pipe);
+    if (r == ORR_OK) r = make_pipeline(g, v, f, false, false, &s->depth_pipe);
+    if (r == ORR_OK) r = make_pipeline(g, vi, f, true, false, &s->depth_inst_pipe);
     VkShaderModule mods[] = {v, vi, f};
     for (int i = 0; i < 3; i++)
         if (mods[i]) vkDestroyShaderModule(gpu->device, mods[i], NULL);
     return r;
+}
+
+/* The alpha-tested caster pipelines, made when a frame first draws an
+ * alpha-tested caster (most generators never do); a failure is kept and
+ * such casters then cast nothing. */
+orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g) {
+    orri_shadow_gpu *s = &g->gpu;
+    if (s->alpha_pipe) return ORR_OK;
+    if (s->alpha_failed) return ORR_ERROR_VULKAN;
+    orri_gpu *gpu = &g->engine->gpu;
+    const uint32_t *fa = orri_spv_shadow_depth_alpha_frag;
+    size_t fas = orri_spv_shadow_depth_alpha_frag_size;
+    if (s->filter_kind == ORRI_SHADOW_HARD)
+        fa = orri_spv_shadow_metric_alpha_frag, fas = orri_spv_shadow_metric_alpha_frag_size;
+    if (s->filter_kind == ORRI_SHADOW_ESM)
+        fa = orri_spv_shadow_esm_alpha_frag, fas = orri_spv_shadow_esm_alpha_frag_size;
+    VkShaderModule v = VK_NULL_HANDLE, vi = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
+    orr_result r = orri_shader_module(gpu, orri_spv_shadow_depth_alpha_vert, orri_spv_shadow_depth_alpha_vert_size,
+                                      "shadow_depth_alpha.vert", &v);
+    if (r == ORR_OK)
+        r = orri_shader_module(gpu, orri_spv_shadow_depth_alpha_instanced_vert,
+                               orri_spv_shadow_depth_alpha_instanced_vert_size, "shadow_depth_alpha_instanced.vert",
+                               &vi);
+    if (r == ORR_OK) r = orri_shader_module(gpu, fa, fas, "shadow caster frag (alpha-tested)", &f);
+    VkPipeline p = VK_NULL_HANDLE, pi = VK_NULL_HANDLE;
+    if (r == ORR_OK) r = make_pipeline(g, v, f, false, true, &p);
+    if (r == ORR_OK) r = make_pipeline(g, vi, f, true, true, &pi);
+    VkShaderModule mods[] = {v, vi, f};
+    for (int i = 0; i < 3; i++)
+        if (mods[i]) vkDestroyShaderModule(gpu->device, mods[i], NULL);
+    if (r != ORR_OK) { /* nothing half-built */
+        if (p) vkDestroyPipeline(gpu->device, p, NULL);
+        s->alpha_failed = true;
+        return r;
+    }
+    s->alpha_pipe = p, s->alpha_inst_pipe = pi;
+    return ORR_OK;
 }
 
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g) {
@@ -120,7 +174,10 @@ void orri_shadow_gpu_release(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
     drop_pipeline(gpu, &s->depth_pipe);
     drop_pipeline(gpu, &s->depth_inst_pipe);
+    drop_pipeline(gpu, &s->alpha_pipe);
+    drop_pipeline(gpu, &s->alpha_inst_pipe);
     drop_pipeline(gpu, &s->blur_pipe);
+    orri_shadow_cull_release(g);
     orri_shadow_blur_release(g);
     /* A pipeline layout may go while command buffers that used it are pending. */
     if (s->layout) vkDestroyPipelineLayout(gpu->device, s->layout, NULL);

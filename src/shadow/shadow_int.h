@@ -47,6 +47,23 @@ void orri_shadow_depth_values(orr_light_type type, double min_z, double max_z, d
 
 /* ---- the generator ------------------------------------------------------------------- */
 
+/* Per-instance light culling of thin-instanced casters (shadow_cull.c). */
+#define ORRI_SHADOW_CULL_MAX 16 /* thin casters culled per instance each frame; more draw every instance */
+typedef struct orri_shadow_cull_entry {
+    uint32_t draw;                /* this frame's draw index */
+    uint32_t capacity;            /* instances per layer in matrices / colors */
+    orri_buffer matrices, colors; /* layer k at k × capacity */
+    VkDescriptorSet sets[ORRI_SHADOW_LAYERS];
+    VkBuffer set_in; /* the stable matrix buffer the sets were written for */
+} orri_shadow_cull_entry;
+typedef struct orri_shadow_cull_slot {
+    orri_buffer params; /* host: orri_gpu_cull per (entry, layer) at ORRI_CULL_STRIDE */
+    orri_buffer args;   /* host: VkDrawIndexedIndirectCommand per (entry, layer) */
+    VkDescriptorPool pool;
+    orri_shadow_cull_entry entries[ORRI_SHADOW_CULL_MAX];
+    uint32_t count; /* entries used by the slot's last frame */
+} orri_shadow_cull_slot;
+
 typedef struct orri_shadow_gpu {
     orri_image depth;  /* D32 array (map size², `layers`), reversed depth; the PCF / hard map */
     orri_image esm[2]; /* ESM: R32F array at map size (written), blurred at size / blur scale */
@@ -58,7 +75,10 @@ typedef struct orri_shadow_gpu {
     orri_image blur_tmp;          /* horizontal result */
     VkImageView layer_views[ORRI_SHADOW_LAYERS];       /* one attachment view per layer when layers > 1 */
     VkPipeline depth_pipe, depth_inst_pipe, blur_pipe; /* filter-specific variants */
+    VkPipeline alpha_pipe, alpha_inst_pipe;            /* alpha-tested casters (texture at set 1), made on first use */
+    bool alpha_failed;                                 /* making them failed: alpha-tested casters cast nothing */
     uint32_t filter_kind;                              /* ORRI_SHADOW_* the objects were made for */
+    orri_shadow_cull_slot cull[ORRI_MAX_FRAMES];
 } orri_shadow_gpu;
 
 struct orr_shadow_generator {
@@ -95,6 +115,11 @@ struct orr_shadow_generator {
     uint32_t sphere_cap;
     double planes[6][4];
     uint32_t drawn;
+    /* Per-instance culling: every layer's clip planes this frame, the slot
+     * of the last frame, and a test switch (true: draw every instance). */
+    double layer_planes[ORRI_SHADOW_LAYERS][6][4];
+    uint32_t cull_slot;
+    bool no_instance_cull;
 };
 
 /* cascade_pass.c: the cascades' light matrices in the upload frame (the
@@ -106,6 +131,7 @@ void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orr
 uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d);
 /* shadow_gpu.c */
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g);
+orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g);
 void orri_shadow_gpu_release(orr_shadow_generator *g);
 /* shadow_blur.c: blurred ESM (made by orri_shadow_gpu_make for BLUR_ESM) */
 uint32_t orri_shadow_kernel_taps(uint32_t ideal); /* Babylon's nearest best kernel */
@@ -122,6 +148,7 @@ typedef struct orri_shadow_push {
     orr_vec4f bias;       /* bias, normal bias, depthValues.x, depthValues.y */
     orr_vec4f extra;      /* ESM depth scale; yzw: debug origin (0 normally) */
     uint32_t object;
+    float cutoff; /* alpha-tested casters: the material's alpha cutoff */
 } orri_shadow_push;
 /* The light's index in the scene block (the first four enabled lights), -1: none. */
 int orri_shadow_light_slot(orr_scene *s, uint32_t light);
@@ -137,5 +164,20 @@ void orri_shadow_clip_planes(const orr_dmat4 *m, double out[6][4]);
  * layer in order, also when nothing casts. */
 void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
                               VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p);
+
+/* shadow_record.c: whether a draw of the draw list casts for `g` (a caster
+ * of its list, not a shader, planetary or LOD-partner draw, and not blended
+ * unless transparency_shadow). */
+bool orri_shadow_casts(const orr_shadow_generator *g, const orri_draw *d);
+/* shadow_cull.c: culls the thin-instanced casters `eligible` accepts against
+ * every layer's planes (layer_planes) before the layers are drawn. */
+void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
+                             VkCommandBuffer cmd, bool (*eligible)(const orr_shadow_generator *, const orri_draw *));
+/* The culled entry of draw `draw` this frame (NULL: draws every instance). */
+const orri_shadow_cull_entry *orri_shadow_cull_entry_of(const orr_shadow_generator *g, uint32_t draw, uint32_t *index);
+/* Instances the last completed frame drew into `layer` through per-instance
+ * culling (read back from its arguments; valid once that frame finished). */
+uint32_t orri_shadow_instances_drawn(const orr_shadow_generator *g, uint32_t layer);
+void orri_shadow_cull_release(orr_shadow_generator *g);
 
 #endif

@@ -232,9 +232,13 @@ orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, u
     if (ls >= 0 && blk && sg->slots[slot].shadow_bind_written == sg->shadow_bind_version) blk[ls] = rec;
     g->drawn = 0;
     for (uint32_t k = 0; k < g->gpu.layers; k++) {
-        p.light = rec.matrices[k];
         orr_dmat4 m = layer_transform(g, k);
-        orri_shadow_clip_planes(&m, g->planes);
+        orri_shadow_clip_planes(&m, g->layer_planes[k]);
+    }
+    orri_shadow_cull_record(g, sg, s, slot, primary, orri_shadow_casts);
+    for (uint32_t k = 0; k < g->gpu.layers; k++) {
+        p.light = rec.matrices[k];
+        memcpy(g->planes, g->layer_planes[k], sizeof g->planes);
         orri_shadow_record_layer(g, sg, s, slot, primary, k, &p);
     }
     return ORR_OK;

@@ -7,15 +7,30 @@
  * ones included) and, for thin instances, every instance of the stable
  * matrix buffer, culled per draw by bounding sphere against the layer's clip
  * planes (shadow_pass.c computes the spheres). Shader-material draws do not
- * cast (their per-draw world is not in the objects buffer). */
+ * cast (their per-draw world is not in the objects buffer).
+ *
+ * Transparency (Babylon.js _renderForShadowMap and isReady): a blended draw
+ * casts only when the generator's transparency_shadow is on; a caster whose
+ * material needs alpha testing — a standard material whose diffuse texture
+ * has alpha (blended from it, or transparencyMode ALPHATEST), a PBR MASK
+ * material with a base colour texture — draws with the alpha-tested
+ * pipelines: the texture's alpha alone below the material's cutoff casts
+ * nothing (Babylon's ALPHATEXTURE + ALPHATESTVALUE; the base colour factor,
+ * vertex colours and PBR's texture transform are not applied, as there). */
 #include <math.h>
 
+#include "render/renderer_int.h"
 #include "shadow/shadow_int.h"
 
 static int caster_of(const orr_shadow_generator *g, uint32_t id) {
     for (uint32_t i = 0; i < g->caster_count; i++)
         if (g->casters[i] == id) return (int)i;
     return -1;
+}
+
+bool orri_shadow_casts(const orr_shadow_generator *g, const orri_draw *d) {
+    if (d->shader || d->planet || d->lod_from >= 0 || (d->transparent && !g->desc.transparency_shadow)) return false;
+    return caster_of(g, d->node) >= 0;
 }
 
 /* Per-light culling, per draw: the caster's sphere against the layer's clip planes. */
@@ -97,28 +112,59 @@ static void close_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
     orri_barriers_flush(&b);
 }
 
+/* The alpha-test texture and cutoff of a draw's material (NULL: casts whole). */
+static orri_texture *alpha_texture(orr_engine *e, orr_scene *s, const orri_draw *d, float *cutoff) {
+    orri_material *m = orri_scene_material(s, d->material);
+    if (!m) return NULL;
+    orri_texture *t = NULL;
+    if (m->kind == ORRI_MATERIAL_STANDARD) {
+        t = orri_texture_get(e, m->standard.diffuse_texture);
+        if (!t || !t->has_alpha) return NULL;
+        *cutoff = (float)m->standard.alpha_cutoff.value;
+    } else if (m->kind == ORRI_MATERIAL_PBR && m->pbr.alpha_mode == ORR_ALPHA_MASK) {
+        t = orri_texture_get(e, m->pbr.base_color_texture.texture);
+        *cutoff = (float)m->pbr.alpha_cutoff.value;
+    }
+    return t && t->set ? t : NULL;
+}
+
 static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, VkCommandBuffer cmd,
-                        orri_shadow_push *p, VkPipeline *bound) {
+                        uint32_t layer, orri_shadow_push *p, VkPipeline *bound) {
     orri_draw *d = &sg->draws[i];
     orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
-    VkBuffer vbs[3] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkBuffer vbs[4] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
     orri_deform_streams(mg, &vbs[0], &vbs[1]);
-    uint32_t instances = 1;
-    VkPipeline pipe = g->gpu.depth_pipe;
+    uint32_t instances = 1, nb = 2, ce_index = 0;
+    VkDeviceSize offs[4] = {0};
+    const orri_shadow_cull_entry *ce = NULL;
+    float cutoff = 0;
+    orri_texture *at = alpha_texture(g->engine, s, d, &cutoff);
+    if (at && orri_shadow_alpha_pipelines(g) != ORR_OK) return; /* reported when it failed */
+    VkPipeline pipe = at ? g->gpu.alpha_pipe : g->gpu.depth_pipe;
     if (d->thin) {
         orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
         instances = t ? t->count : 0;
-        vbs[2] = d->thin->matrices.buffer;
-        pipe = g->gpu.depth_inst_pipe;
+        vbs[nb++] = d->thin->matrices.buffer;
+        ce = orri_shadow_cull_entry_of(g, i, &ce_index);
+        if (ce) vbs[nb - 1] = ce->matrices.buffer, offs[nb - 1] = (VkDeviceSize)layer * ce->capacity * 64;
+        pipe = at ? g->gpu.alpha_inst_pipe : g->gpu.depth_inst_pipe;
     }
+    if (at) vbs[nb++] = mg->streams[2].buffer; /* UVs */
     if (!instances || !mg->index_count) return;
     if (*bound != pipe) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), *bound = pipe;
+    if (at) vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 1, 1, &at->set, 0, NULL);
     p->object = i;
+    p->cutoff = cutoff;
     vkCmdPushConstants(cmd, g->gpu.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *p, p);
-    VkDeviceSize offs[3] = {0};
-    vkCmdBindVertexBuffers(cmd, 0, d->thin ? 3 : 2, vbs, offs);
+    vkCmdBindVertexBuffers(cmd, 0, nb, vbs, offs);
     vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
-    vkCmdDrawIndexed(cmd, mg->index_count, instances, 0, 0, 0);
+    if (ce) /* the instances culled against this layer (shadow_cull.c) */
+        vkCmdDrawIndexedIndirect(cmd, g->gpu.cull[g->cull_slot].args.buffer,
+                                 (VkDeviceSize)(ce_index * ORRI_SHADOW_LAYERS + layer) *
+                                     sizeof(VkDrawIndexedIndirectCommand),
+                                 1, sizeof(VkDrawIndexedIndirectCommand));
+    else
+        vkCmdDrawIndexed(cmd, mg->index_count, instances, 0, 0, 0);
 }
 
 void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
@@ -130,7 +176,7 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
     bool set_bound = false;
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
-        int c = d->shader || d->planet || d->lod_from >= 0 ? -1 : caster_of(g, d->node);
+        int c = orri_shadow_casts(g, d) ? caster_of(g, d->node) : -1;
         if (c < 0 || !in_light(g, c)) continue;
         g->drawn++;
         if (!set_bound) {
@@ -138,7 +184,7 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
                                     &sg->slots[slot].scene_set, 0, NULL);
             set_bound = true;
         }
-        draw_caster(g, sg, s, i, cmd, p, &bound);
+        draw_caster(g, sg, s, i, cmd, layer, p, &bound);
     }
     vkCmdEndRendering(cmd);
     if (layer + 1 == g->gpu.layers) {

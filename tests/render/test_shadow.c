@@ -346,6 +346,242 @@ TEST(shadow_misuse) {
     orr_scene_destroy(s);
 }
 
+/* ---- alpha-tested and blended casters ---------------------------------------------- */
+
+/* A 5 × 5 checker with alpha 255 / 0 (odd, so it is the same pattern under
+ * any flip or transpose of u and v, whatever the quad's UV orientation). */
+static orr_texture checker_alpha(void) {
+    uint8_t px[5 * 5 * 4];
+    for (int i = 0; i < 25; i++) {
+        bool on = (i % 5 + i / 5) % 2 == 0;
+        px[4 * i] = 200, px[4 * i + 1] = 60, px[4 * i + 2] = 60, px[4 * i + 3] = on ? 255 : 0;
+    }
+    orr_texture t = {0};
+    orr_texture_create(engine,
+                       &(orr_texture_desc){.rgba = px,
+                                           .width = 5,
+                                           .height = 5,
+                                           .has_alpha = true,
+                                           .sampler = {.filter = ORR_FILTER_NEAREST},
+                                           .label = "alpha checker"},
+                       &t);
+    return t;
+}
+
+/* A horizontal 5 m quad at (-6, 6, 0) lit by a 45° sun along +x: its shadow
+ * is the square |x|, |z| < 2.5 of the ground, in 1 m cells; seen from above. */
+static orr_scene *cutout_scene(orr_material (*make)(orr_scene *, orr_texture), orr_texture tex,
+                               const orr_shadow_desc *sd, orr_shadow_generator **gen) {
+    orr_scene *s;
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1)}, &s);
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
+                                          .direction = {0, 1, 0},
+                                          .intensity = ORR_F64(0.25),
+                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_light sun = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                                          .position = {-14, 14, 0},
+                                                          .direction = {1, -1, 0},
+                                                          .intensity = ORR_F64(0.9),
+                                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_camera_create_arc_rotate(
+        s,
+        &(orr_arc_rotate_desc){
+            .alpha = -1.5707963, .beta = 0.02, .radius = 40, .target = {0, 0, 0}, .fov = 0.3, .near = 1, .far = 100});
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 40}, NULL, &g);
+    orr_mesh ground = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 5, .height = 5}, NULL, &g);
+    orr_mesh quad = mesh_of(s, &g, make(s, tex), (orr_dvec3){-6, 6, 0});
+    orr_shadow_set_receiver(s, ground, true);
+    if (orr_shadow_generator_create(s, sun, sd, gen) != ORR_OK) return s;
+    orr_shadow_add_caster(*gen, quad);
+    return s;
+}
+
+static orr_material std_cutout(orr_scene *s, orr_texture t) {
+    return orr_standard_material_create(
+        s, &(orr_standard_material_desc){.diffuse_texture = t, .alpha_test = true, .back_face_culling = ORR_OFF});
+}
+static orr_material std_blended(orr_scene *s, orr_texture t) {
+    return orr_standard_material_create(
+        s, &(orr_standard_material_desc){.diffuse_texture = t, .back_face_culling = ORR_OFF});
+}
+static orr_material std_half_alpha(orr_scene *s, orr_texture t) {
+    (void)t;
+    return orr_standard_material_create(
+        s, &(orr_standard_material_desc){.alpha = ORR_F64(0.5), .back_face_culling = ORR_OFF});
+}
+static orr_material pbr_mask(orr_scene *s, orr_texture t) {
+    return orr_pbr_material_create(s, &(orr_pbr_material_desc){.base_color_texture = {.texture = t},
+                                                               .metallic = ORR_F64(0),
+                                                               .alpha_mode = ORR_ALPHA_MASK,
+                                                               .double_sided = true});
+}
+
+typedef struct {
+    int checked, mismatched, shadowed;
+} cutout_count;
+
+/* Each pixel's ground point (the camera's inverse view-projection, the ray
+ * cut with y = 0) against the checker's projection: opaque cells (i + j
+ * even) shadowed, holes and the ground around lit; 0.1 m either side of a
+ * cell edge is not counted. `expect` 0: no shadow anywhere, 1: the checker,
+ * 2: the whole square. */
+static cutout_count count_cutout(orr_scene *s, const orr_image8 *img, int expect) {
+    cutout_count c = {0};
+    orr_camera cam = orr_scene_get_active_camera(s);
+    double aspect = (double)img->width / img->height;
+    orr_dmat4 vp = orr_dmat4_mul(orr_camera_get_projection_matrix(s, cam, aspect), orr_camera_get_view_matrix(s, cam));
+    orr_dmat4 inv;
+    if (!orr_dmat4_inverse(vp, &inv)) return c;
+    for (uint32_t y = 0; y < img->height; y++)
+        for (uint32_t x = 0; x < img->width; x++) {
+            double nx = (x + 0.5) / img->width * 2 - 1, ny = 1 - (y + 0.5) / img->height * 2;
+            orr_dvec3 a = orr_dmat4_transform_point(inv, (orr_dvec3){nx, ny, 0.2});
+            orr_dvec3 b = orr_dmat4_transform_point(inv, (orr_dvec3){nx, ny, 0.6});
+            if (fabs(b.y - a.y) < 1e-12) continue;
+            double t = -a.y / (b.y - a.y);
+            double gx = a.x + t * (b.x - a.x), gz = a.z + t * (b.z - a.z);
+            if (fabs(gx) > 3.5 || fabs(gz) > 3.5) continue; /* beyond: the quad itself is in view */
+            double fx = gx + 2.5 - floor(gx + 2.5), fz = gz + 2.5 - floor(gz + 2.5);
+            if (fx < 0.1 || fx > 0.9 || fz < 0.1 || fz > 0.9) continue;
+            bool inside = fabs(gx) < 2.5 && fabs(gz) < 2.5;
+            int i = (int)floor(gx + 2.5), j = (int)floor(gz + 2.5);
+            bool want = inside && (expect == 2 || (expect == 1 && (i + j) % 2 == 0));
+            const uint8_t *p = img->rgb + 3 * ((size_t)y * img->width + x);
+            bool dark = (p[0] + p[1] + p[2]) / 3.0 < 140; /* lit ≈ 226, shadowed ≈ 64 */
+            c.checked++, c.shadowed += dark, c.mismatched += dark != want;
+        }
+    return c;
+}
+
+static cutout_count cutout_case(const char *name, orr_material (*make)(orr_scene *, orr_texture), orr_texture tex,
+                                bool transparency, int expect) {
+    orr_shadow_generator *gen = NULL;
+    orr_scene *s = cutout_scene(
+        make, tex,
+        &(orr_shadow_desc){.map_size = 512, .filter = ORR_SHADOW_FILTER_HARD, .transparency_shadow = transparency},
+        &gen);
+    cutout_count c = {0};
+    orr_image8 img;
+    if (gen && orr_test_render(engine, s, 1, &img)) {
+        orr_test_save_png(orr_test_out_path(name), &img);
+        c = count_cutout(s, &img, expect);
+        orr_test_image_free(&img);
+    }
+    printf("%-28s checked %d, shadowed %d, mismatched %d\n", name, c.checked, c.shadowed, c.mismatched);
+    orr_scene_destroy(s);
+    return c;
+}
+
+/* Alpha-tested casters cast the texture's cutout; blended ones cast only
+ * with transparency_shadow (alpha-tested too when the texture has alpha,
+ * whole otherwise), as Babylon.js's shadow depth pass. */
+TEST(shadow_alpha_tested_casters) {
+    orr_test_mirror_disabled = true;
+    orr_engine *big = engine; /* a small single-sample engine keeps the five renders cheap */
+    engine = orr_test_engine(160, 120, 1);
+    orr_texture tex = checker_alpha();
+    REQUIRE(tex.id != 0);
+    cutout_count a = cutout_case("shadow-cutout-std.png", std_cutout, tex, false, 1);
+    CHECK(a.checked > 2000);
+    CHECK(a.shadowed > a.checked / 10);
+    CHECK(a.mismatched <= a.checked / 1000);
+    cutout_count p = cutout_case("shadow-cutout-pbr.png", pbr_mask, tex, false, 1);
+    CHECK(p.checked > 2000 && p.shadowed > p.checked / 10);
+    CHECK(p.mismatched <= p.checked / 1000);
+    cutout_count off = cutout_case("shadow-blend-off.png", std_blended, tex, false, 0);
+    CHECK(off.checked > 2000 && off.shadowed == 0 && off.mismatched == 0);
+    cutout_count on = cutout_case("shadow-blend-on.png", std_blended, tex, true, 1);
+    CHECK(on.shadowed > on.checked / 10 && on.mismatched <= on.checked / 1000);
+    cutout_count half = cutout_case("shadow-blend-alpha.png", std_half_alpha, tex, true, 2);
+    CHECK(half.shadowed > half.checked / 5 && half.mismatched <= half.checked / 1000);
+    orr_texture_destroy(engine, tex);
+    orr_engine_destroy(engine);
+    engine = big;
+    orr_test_mirror_disabled = false;
+}
+
+/* ---- per-instance light culling of thin instances ------------------------------------ */
+
+/* Instances of `mesh` whose sphere surely touches layer k's planes, and how
+ * many lie within 1 mm of the decision (float32 on the GPU may go either way). */
+static void cpu_cull(orr_scene *s, orr_mesh mesh, const orr_mat4f *inst, uint32_t count, const double planes[6][4],
+                     uint32_t *sure, uint32_t *unsure) {
+    orri_node *n = orri_scene_node(s, orr_mesh_node(mesh).id);
+    orr_dsphere ls = orri_node_mesh(n)->local_sphere;
+    orr_dmat4 mw = *orri_node_world(s, n, NULL);
+    *sure = *unsure = 0;
+    for (uint32_t j = 0; j < count; j++) {
+        orr_dmat4 im;
+        for (int k = 0; k < 16; k++) im.m[k] = inst[j].m[k];
+        orr_dmat4 w = orr_dmat4_mul(mw, im);
+        orr_dvec3 c = orr_dmat4_transform_point(w, ls.center);
+        double r = ls.radius * orr_dmat4_max_scale(w), worst = INFINITY;
+        for (int p = 0; p < 6; p++) {
+            double l = sqrt(planes[p][0] * planes[p][0] + planes[p][1] * planes[p][1] + planes[p][2] * planes[p][2]);
+            double d = (planes[p][0] * c.x + planes[p][1] * c.y + planes[p][2] * c.z + planes[p][3]) / l + r;
+            if (d < worst) worst = d;
+        }
+        if (fabs(worst) < 1e-3)
+            (*unsure)++;
+        else if (worst > 0)
+            (*sure)++;
+    }
+}
+
+/* Thin-instanced casters culled per cascade on the GPU: the same shadow
+ * image as drawing every instance, and per-cascade counts as the CPU's. */
+TEST(shadow_instances_culled_per_cascade) {
+    orr_test_mirror_disabled = true;
+    orr_engine *big = engine;
+    engine = orr_test_engine(160, 120, 1);
+    orr_light sun;
+    orr_scene *s = base_scene(&sun);
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 80, .height = 80}, NULL, &g);
+    orr_mesh ground = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
+    orr_mesh boxes = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0.5, 0});
+    enum { SIDE = 16 };
+    orr_mat4f inst[SIDE * SIDE];
+    for (int i = 0; i < SIDE * SIDE; i++) {
+        inst[i] = orr_dmat4_to_f32(orr_dmat4_translation((orr_dvec3){(i % SIDE) * 4.0 - 30, 0, (i / SIDE) * 4.0 - 30}));
+        CHECK(orr_instances_add(s, boxes, inst[i], NULL) == ORR_OK);
+    }
+    orr_shadow_set_receiver(s, ground, true);
+    orr_shadow_generator *gen;
+    REQUIRE(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.map_size = 256, .cascades = 3}, &gen) == ORR_OK);
+    orr_shadow_add_caster(gen, boxes);
+    orr_image8 culled, whole;
+    REQUIRE(orr_test_render(engine, s, 1, &culled)); /* the shadow pass runs before the frame's main pass */
+    orr_test_save_png(orr_test_out_path("shadow-inst-cascade-culled.png"), &culled);
+    uint32_t total = 0, drawn[3];
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t sure, unsure;
+        drawn[k] = orri_shadow_instances_drawn(gen, k);
+        cpu_cull(s, boxes, inst, SIDE * SIDE, (const double(*)[4])gen->layer_planes[k], &sure, &unsure);
+        printf("cascade %u: %u of %d instances drawn, CPU reference %u (+%u within 1 mm)\n", k, drawn[k], SIDE * SIDE,
+               sure, unsure);
+        CHECK(drawn[k] >= sure && drawn[k] <= sure + unsure);
+        total += drawn[k];
+    }
+    CHECK(drawn[0] < SIDE * SIDE); /* the near cascade does cull */
+    CHECK(total > 0);
+    gen->no_instance_cull = true;
+    REQUIRE(orr_test_render(engine, s, 1, &whole));
+    CHECK(orri_shadow_instances_drawn(gen, 0) == 0); /* nothing went through the culling pass */
+    orr_diff d = orr_test_compare(&culled, &whole);
+    printf("per-cascade instance culling vs every instance: MAD %.4f max %d\n", d.mad, d.max);
+    CHECK(d.mad == 0 && d.max == 0);
+    orr_test_image_free(&culled);
+    orr_test_image_free(&whole);
+    orr_scene_destroy(s);
+    orr_engine_destroy(engine);
+    engine = big;
+    orr_test_mirror_disabled = false;
+}
+
 int main(int argc, char **argv) {
     orr_test_fail_on_validation();
     engine = orr_test_engine(640, 480, 4);

@@ -1,0 +1,17 @@
+#version 450
+// Shadow caster pass, ESM (shadow_esm.frag), alpha-tested casters.
+layout(push_constant) uniform Push {
+    mat4 light;
+    vec4 light_data;
+    vec4 bias;
+    vec4 extra;
+    uint object;
+    float cutoff;
+} pc;
+#include "shadow_alpha.glsl"
+layout(location = 0) in float v_metric;
+layout(location = 0) out vec4 out_value;
+void main() {
+    orri_alpha_test(pc.cutoff);
+    out_value = vec4(clamp(exp(-min(87.0, pc.extra.x * v_metric)), 0.0, 1.0), 1.0, 1.0, 1.0);
+}
