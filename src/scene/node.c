@@ -17,7 +17,7 @@ uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc 
     orri_node *n;
     uint32_t id = orri_pool_alloc(&s->nodes, &s->ctx->allocator, (void **)&n);
     if (!id) {
-        orri_fail(s->ctx, orri_pool_failure(&s->nodes), "node create: %u nodes (at most 65 535 per scene)",
+        orri_fail(s->ctx, orri_pool_failure(&s->nodes), "node create: %u nodes (at most 1 048 575 per scene)",
                   s->nodes.count);
         return 0;
     }
@@ -64,7 +64,7 @@ bool orr_node_is_valid(const orr_scene *s, orr_node node) { return s && orri_poo
 void orri_node_touch(orr_scene *s, orri_node *n) { n->local_version = orri_scene_next_version(s); }
 
 static bool is_ancestor(const orr_scene *s, uint32_t maybe_ancestor, uint32_t id) {
-    for (uint32_t cur = id, depth = 0; cur && depth < 65536; depth++) {
+    for (uint32_t cur = id, depth = 0; cur && depth <= ORRI_POOL_MAX_SLOTS; depth++) {
         if (cur == maybe_ancestor) return true;
         orri_node *n = orri_pool_get(&s->nodes, cur);
         cur = n ? n->parent : 0;
@@ -172,7 +172,7 @@ static void update_world(orr_scene *s, orri_node *n) {
 }
 
 /* Without recursion: a chain of ancestors may be as deep as the node pool
- * (65 535), far past what a thread's stack holds frame by frame (issue 16,
+ * (1 048 575), far past what a thread's stack holds frame by frame (issue 16,
  * D5). Ancestors are brought up to date from the root down, WORLD_WINDOW at
  * a time in a fixed array: the topmost window first, then the one below it.
  * Cost O(depth) up to WORLD_WINDOW levels, O(depth² / WORLD_WINDOW) past it. */
@@ -211,7 +211,7 @@ uint64_t orr_node_get_world_version(orr_scene *s, orr_node node) {
 }
 
 orr_cell3 orri_node_cell(const orr_scene *s, const orri_node *n) {
-    for (int depth = 0; n->parent && depth < 65536; depth++) {
+    for (uint32_t depth = 0; n->parent && depth <= ORRI_POOL_MAX_SLOTS; depth++) {
         const orri_node *p = orri_pool_get(&s->nodes, n->parent);
         if (!p) break;
         n = p;
