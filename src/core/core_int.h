@@ -65,7 +65,7 @@ typedef struct orri_pool {
 
 #define ORRI_POOL_SLOT_BITS 20u
 #define ORRI_POOL_SLOT_MASK ((1u << ORRI_POOL_SLOT_BITS) - 1u)
-#define ORRI_POOL_MAX_SLOTS ORRI_POOL_SLOT_MASK                        /* 1 048 575 */
+#define ORRI_POOL_MAX_SLOTS ORRI_POOL_SLOT_MASK                          /* 1 048 575 */
 #define ORRI_POOL_GENERATIONS ((1u << (32u - ORRI_POOL_SLOT_BITS)) - 1u) /* 4 095 (0 is never one) */
 void orri_pool_init(orri_pool *p, uint32_t item_size);
 void orri_pool_deinit(orri_pool *p, const orr_allocator *a);

@@ -472,7 +472,7 @@ TEST(generations_never_revive_a_stale_handle) {
     CHECK(id != 0);
     CHECK(revived == 0);
     CHECK(ORRI_POOL_GENERATIONS == 4095u);
-    CHECK(slots_seen == 3 && p.retired == 2); /* the first two slots retired after their last generation */
+    CHECK(slots_seen == 3 && p.retired == 2);              /* the first two slots retired after their last generation */
     CHECK(orri_pool_get(&p, id) == item);                  /* the new slot works */
     CHECK(p.count == 1 && p.free_count == p.capacity - 3); /* one live, two retired */
     orri_pool_deinit(&p, &a);
