@@ -14,7 +14,7 @@
  * The viewport is tiny (64×36, MSAA 1): this is the CPU cost of the render
  * call, not of drawing.
  *
- *     bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still]
+ *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still]
  *
  * Defaults: 10^4 and 10^5 meshes, 10 frames, 3 warm-up frames.
  * Output: a table, then lines `BENCH name value unit`. */
@@ -126,13 +126,17 @@ static double run_case(orr_engine *e, city *c, int which, int warm, int frames) 
 
 int main(int argc, char **argv) {
     uint32_t sizes[2] = {10000, 100000};
+    int count = 2;
     int frames = 10, warm = 3;
     bool only_still = false; /* --still: the still case only (profiling) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             char *end;
             sizes[0] = (uint32_t)strtoul(argv[++i], &end, 10);
-            sizes[1] = *end == ',' ? (uint32_t)strtoul(end + 1, NULL, 10) : sizes[0];
+            if (*end == ',')
+                sizes[1] = (uint32_t)strtoul(end + 1, NULL, 10);
+            else
+                count = 1; /* one size */
         } else if (!strcmp(argv[i], "--frames") && i + 1 < argc)
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--warm") && i + 1 < argc)
@@ -153,7 +157,7 @@ int main(int argc, char **argv) {
         "| meshes | still ms/frame | one moves ms/frame | 1%% move ms/frame | camera moves ms/frame | records (still) "
         "|\n|---|---|---|---|---|---|\n");
     char lines[2][CASES][96];
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < count; k++) {
         city c = make_city(e, sizes[k]);
         double ms[CASES];
         uint32_t records = 0;
@@ -171,7 +175,7 @@ int main(int argc, char **argv) {
         free(c.meshes);
     }
     printf("\n");
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < count; k++)
         for (int w = 0; w < CASES; w++) fputs(lines[k][w], stdout);
     orr_engine_destroy(e);
     return 0;

@@ -320,6 +320,12 @@ typedef struct orri_scene_gpu {
     uint64_t epoch;
     uint32_t deform_draws, crowd_draws; /* draws with a deform pre-pass / a crowd (counted at rebuild) */
     orri_mesh_gpu *meshes;              /* indexed by node slot */
+    /* The scene's light node ids in slot order, taken again when the scene's
+     * structure version moves (update.c): the scene block's key is then
+     * O(lights), not a walk over every node (decision 63). */
+    uint32_t *lights;
+    uint32_t light_count, light_cap;
+    uint64_t lights_version;
     uint32_t mesh_cap;
     orri_geometry_gpu **geos; /* shared geometries' GPU copies (NULL: free place) */
     uint32_t geo_cap, geo_count;

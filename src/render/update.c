@@ -40,12 +40,56 @@ static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, o
     out->ground = orri_pack_color(color_scale(d->ground_color, k), 0);
 }
 
-static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
-    uint64_t h = orri_mix(fv->camera_version, s->settings_version);
+/* The light ids of sg's cache, refreshed when nodes came or went (every
+ * creation and destruction moves the structure version). False when the
+ * cache cannot grow: the callers walk the node pool instead. */
+static bool light_list(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    if (sg->lights_version == s->structure_version && sg->lights_version) return true;
+    uint32_t n = 0;
     for (orri_node_iter it = orri_scene_lights(s); orri_node_next(&it);) {
+        if (n == sg->light_cap) {
+            uint32_t cap = sg->light_cap ? sg->light_cap * 2 : 8;
+            uint32_t *grown = orri_realloc(&e->host.ctx.allocator, sg->lights, (size_t)cap * sizeof *grown);
+            if (!grown) return sg->lights_version = 0, false;
+            sg->lights = grown, sg->light_cap = cap;
+        }
+        sg->lights[n++] = it.id;
+    }
+    sg->light_count = n, sg->lights_version = s->structure_version;
+    return true;
+}
+
+/* The i-th light of the cache (NULL past the end), or of a pool walk. */
+typedef struct light_walk {
+    orri_scene_gpu *sg;
+    bool cached;
+    uint32_t k, id;
+    orri_node_iter it;
+    orri_node *node;
+} light_walk;
+
+static light_walk lights_begin(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    return (light_walk){.sg = sg, .cached = sg && light_list(e, sg, s), .it = orri_scene_lights(s)};
+}
+
+static bool lights_next(orr_scene *s, light_walk *w) {
+    if (!w->cached) {
+        if (!orri_node_next(&w->it)) return false;
+        w->id = w->it.id, w->node = w->it.node;
+        return true;
+    }
+    if (w->k >= w->sg->light_count) return false;
+    w->id = w->sg->lights[w->k++];
+    w->node = orri_scene_node(s, w->id);
+    return w->node != NULL;
+}
+
+static uint64_t scene_key(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, const orri_view *fv) {
+    uint64_t h = orri_mix(fv->camera_version, s->settings_version);
+    for (light_walk w = lights_begin(e, sg, s); lights_next(s, &w);) {
         uint64_t wv;
-        orri_node_world(s, it.node, &wv);
-        h = orri_mix(orri_mix(orri_mix(h, it.id), orri_node_light(it.node)->version), wv);
+        orri_node_world(s, w.node, &wv);
+        h = orri_mix(orri_mix(orri_mix(h, w.id), orri_node_light(w.node)->version), wv);
     }
     return h;
 }
@@ -70,7 +114,8 @@ void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orr
     if (sl->scene_counter == s->counter && sl->scene_camera == fv->camera_version && sl->scene_proj == proj &&
         sl->scene_key)
         return;
-    uint64_t key = orri_mix(scene_key(s, fv), proj);
+    orri_scene_gpu *sg = s->render_state;
+    uint64_t key = orri_mix(scene_key(e, sg, s, fv), proj);
     sl->scene_counter = s->counter, sl->scene_camera = fv->camera_version, sl->scene_proj = proj;
     if (key == sl->scene_key) return;
     sl->scene_key = key;
@@ -83,8 +128,8 @@ void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orr
     u.fog_color = orri_pack_color(s->fog.color.value, 1);
     u.ambient = orri_pack_color(s->ambient_color, 1);
     uint32_t count = 0;
-    for (orri_node_iter it = orri_scene_lights(s); count < ORRI_MAX_LIGHTS && orri_node_next(&it);)
-        if (orri_node_light(it.node)->enabled) pack_light(e, fv, s, it.node, &u.lights[count++]);
+    for (light_walk w = lights_begin(e, sg, s); count < ORRI_MAX_LIGHTS && lights_next(s, &w);)
+        if (orri_node_light(w.node)->enabled) pack_light(e, fv, s, w.node, &u.lights[count++]);
     u.counts.x = count;
     orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &sl->scene_ubo, 0, &u, sizeof u);
 }
