@@ -346,6 +346,38 @@ TEST(node_pool_limit_is_limit_reached) {
     orr_scene_destroy(s);
 }
 
+/* The child lists the moved-nodes pass walks (decision 63) follow creation,
+ * reparenting and destruction: a destroyed node's children join its
+ * parent's list; a reparented node leaves its old parent's. */
+static uint32_t children_of(orr_scene *s, orr_node n, uint32_t *out, uint32_t cap) {
+    uint32_t k = 0;
+    orri_node *p = orri_node_get(s, n.id, "test");
+    for (uint32_t c = p ? p->first_child : 0; c && k < cap; c = orri_node_get(s, c, "test")->next_sibling) out[k++] = c;
+    return k;
+}
+
+TEST(child_lists_follow_parenting) {
+    orr_scene *s = new_scene();
+    orr_node a = orr_node_create(s, NULL);
+    orr_node b = orr_node_create(s, &(orr_node_desc){.parent = a});
+    orr_node c1 = orr_node_create(s, &(orr_node_desc){.parent = b}),
+             c2 = orr_node_create(s, &(orr_node_desc){.parent = b});
+    orr_node d = orr_node_create(s, &(orr_node_desc){.parent = a});
+    uint32_t ids[8];
+    CHECK(children_of(s, b, ids, 8) == 2 && ids[0] == c2.id && ids[1] == c1.id);
+    CHECK(children_of(s, a, ids, 8) == 2 && ids[0] == d.id && ids[1] == b.id);
+    orr_node_destroy(s, b); /* c1, c2 go to a */
+    CHECK(children_of(s, a, ids, 8) == 3);
+    bool has1 = false, has2 = false, hasb = false;
+    for (int i = 0; i < 3; i++) has1 |= ids[i] == c1.id, has2 |= ids[i] == c2.id, hasb |= ids[i] == b.id;
+    CHECK(has1 && has2 && !hasb);
+    orr_node_set_parent(s, c1, d);
+    CHECK(children_of(s, a, ids, 8) == 2 && children_of(s, d, ids, 8) == 1 && ids[0] == c1.id);
+    orr_node_set_parent(s, c1, (orr_node){0});
+    CHECK(children_of(s, d, ids, 8) == 0 && orr_node_get_parent(s, c1).id == 0);
+    orr_scene_destroy(s);
+}
+
 TEST(light_defaults_are_babylon) {
     orr_scene *s = new_scene();
     orr_light l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_POINT, .position = {1, 2, 3}});
