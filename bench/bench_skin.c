@@ -110,8 +110,8 @@ int main(int argc, char **argv) {
         if (!ok) return usage(stderr, argv[0], a, 2);
         i++;
     }
-    if ((long)n * (joints + 1) + 4 > 65535) {
-        fprintf(stderr, "%d characters of %d joints need more than 65 535 nodes (one scene's limit)\n", n, joints);
+    if ((long)n * (joints + 1) + 4 > 1048575) {
+        fprintf(stderr, "%d characters of %d joints need more than 1 048 575 nodes (one scene's limit)\n", n, joints);
         return 2;
     }
     orr_engine *e;

@@ -45,9 +45,11 @@ void orri_log_id(orri_ctx *ctx, orr_log_level level, orr_msg id, const char *fmt
 #include <assert.h>
 #define ORRI_ASSERT(cond) assert(cond)
 
-/* Generational pool: ids are (generation << 16 | slot + 1); 0 is never valid.
- * Items are fixed-size records stored contiguously; a freed slot's generation
- * is bumped so old ids become stale. */
+/* Generational pool: ids are (generation << ORRI_POOL_SLOT_BITS | slot + 1);
+ * 0 is never valid. 20 bits of slot (1 048 575 live objects of a kind per
+ * scene) and 12 of generation (a slot retires after 4 095 of them, pool.c;
+ * decision 63). Items are fixed-size records stored contiguously; a freed
+ * slot's generation is bumped so old ids become stale. */
 typedef struct orri_pool {
     uint32_t item_size;
     uint32_t capacity;
@@ -57,17 +59,20 @@ typedef struct orri_pool {
     uint8_t *live;
     uint32_t *free_list;
     uint32_t free_count;
-    uint16_t seed;    /* first generation of every slot (see pool.c) */
+    uint16_t seed;    /* first generation of every slot, 1 .. ORRI_POOL_GENERATIONS (see pool.c) */
     uint32_t retired; /* slots that used every generation: never reused */
 } orri_pool;
 
-#define ORRI_POOL_MAX_SLOTS 65535u
+#define ORRI_POOL_SLOT_BITS 20u
+#define ORRI_POOL_SLOT_MASK ((1u << ORRI_POOL_SLOT_BITS) - 1u)
+#define ORRI_POOL_MAX_SLOTS ORRI_POOL_SLOT_MASK                          /* 1 048 575 */
+#define ORRI_POOL_GENERATIONS ((1u << (32u - ORRI_POOL_SLOT_BITS)) - 1u) /* 4 095 (0 is never one) */
 void orri_pool_init(orri_pool *p, uint32_t item_size);
 void orri_pool_deinit(orri_pool *p, const orr_allocator *a);
 /* Returns the new id (0 on out of memory or full); *item is zeroed. */
 uint32_t orri_pool_alloc(orri_pool *p, const orr_allocator *a, void **item);
 void orri_pool_free(orri_pool *p, uint32_t id);
-/* Why orri_pool_alloc returned 0: all 65 535 slots live or retired
+/* Why orri_pool_alloc returned 0: all ORRI_POOL_MAX_SLOTS slots live or retired
  * (ORR_ERROR_LIMIT_REACHED), or host memory. */
 static inline orr_result orri_pool_failure(const orri_pool *p) {
     return p->free_count == 0 && p->capacity >= ORRI_POOL_MAX_SLOTS ? ORR_ERROR_LIMIT_REACHED
@@ -75,11 +80,11 @@ static inline orr_result orri_pool_failure(const orri_pool *p) {
 }
 /* NULL for a null, stale or out-of-range id. */
 void *orri_pool_get(const orri_pool *p, uint32_t id);
-static inline uint32_t orri_pool_slot(uint32_t id) { return (id & 0xffffu) - 1u; }
+static inline uint32_t orri_pool_slot(uint32_t id) { return (id & ORRI_POOL_SLOT_MASK) - 1u; }
 /* Iterate live slots: for (uint32_t i = 0; i < p->capacity; i++) if (p->live[i]) ... */
 static inline void *orri_pool_at(const orri_pool *p, uint32_t slot) { return p->items + (size_t)slot * p->item_size; }
 static inline uint32_t orri_pool_id_at(const orri_pool *p, uint32_t slot) {
-    return ((uint32_t)p->generation[slot] << 16) | (slot + 1u);
+    return ((uint32_t)p->generation[slot] << ORRI_POOL_SLOT_BITS) | (slot + 1u);
 }
 
 #endif

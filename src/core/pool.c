@@ -1,10 +1,11 @@
 /* pool.c — generational handle pool (sokol-style slot + generation ids).
  * Invariant: an id is valid iff its slot is live and its generation matches;
  * freeing bumps the generation, so a stale id never aliases a new object.
- * Ids are 32 bits (16 of slot, 16 of generation), so a slot is retired after
- * its 65 535th generation rather than wrapping round to reuse its first: a
- * pool serves at least 65 535 × 65 535 (4.3 × 10^9) creations before it is
- * full, and a stale handle never comes back to life (docs/decisions.md). */
+ * Ids are 32 bits (20 of slot, 12 of generation: decision 63), so a slot is
+ * retired after its 4 095th generation rather than wrapping round to reuse
+ * its first: a pool serves at least 1 048 575 × 4 095 (4.3 × 10^9) creations
+ * before it is full, and a stale handle never comes back to life
+ * (docs/decisions.md 26, 63). */
 #include <string.h>
 
 #include "core/core_int.h"
@@ -16,7 +17,7 @@ void orri_pool_init(orri_pool *p, uint32_t item_size) {
     memset(p, 0, sizeof *p);
     p->item_size = item_size;
     uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
-    p->seed = (uint16_t)((h >> 48) | 1u);
+    p->seed = (uint16_t)((h >> (64u - (32u - ORRI_POOL_SLOT_BITS))) | 1u); /* 1 .. ORRI_POOL_GENERATIONS */
 }
 
 void orri_pool_deinit(orri_pool *p, const orr_allocator *a) {
@@ -68,10 +69,10 @@ uint32_t orri_pool_alloc(orri_pool *p, const orr_allocator *a, void **item) {
 }
 
 void *orri_pool_get(const orri_pool *p, uint32_t id) {
-    uint32_t slot = (id & 0xffffu);
+    uint32_t slot = id & ORRI_POOL_SLOT_MASK;
     if (slot == 0 || slot > p->capacity) return NULL;
     slot -= 1;
-    if (!p->live[slot] || p->generation[slot] != (id >> 16)) return NULL;
+    if (!p->live[slot] || p->generation[slot] != (id >> ORRI_POOL_SLOT_BITS)) return NULL;
     return orri_pool_at(p, slot);
 }
 
@@ -80,9 +81,9 @@ void orri_pool_free(orri_pool *p, uint32_t id) {
     uint32_t slot = orri_pool_slot(id);
     p->live[slot] = 0;
     p->count--;
-    uint16_t g = (uint16_t)(p->generation[slot] + 1u);
+    uint16_t g = (uint16_t)((p->generation[slot] + 1u) & ORRI_POOL_GENERATIONS);
     if (!g) g = 1;
-    /* The slot has had all 65 535 generations: a new one would repeat its
+    /* The slot has had all 4 095 generations: a new one would repeat its
      * first and revive that stale handle. It is retired instead (never
      * reused; its last id stays stale). */
     if (g == p->seed) {

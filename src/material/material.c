@@ -42,8 +42,8 @@ uint32_t orri_material_alloc(orr_scene *s, orri_material_kind kind, const char *
     uint32_t id = orri_pool_alloc(&s->materials, &s->ctx->allocator, (void **)&m);
     if (!id) {
         orri_shader_material_free(s, shader);
-        orri_fail(s->ctx, orri_pool_failure(&s->materials), "material create: %u materials (at most 65 535 per scene)",
-                  s->materials.count);
+        orri_fail(s->ctx, orri_pool_failure(&s->materials),
+                  "material create: %u materials (at most 1 048 575 per scene)", s->materials.count);
         return 0;
     }
     m->kind = kind;

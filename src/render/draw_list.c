@@ -104,6 +104,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
      * always go through the culling pass, which makes them eye-relative. */
     d.planet = t && t->positions && d.thin;
     d.culled = t && d.thin && (t->gpu_culling || d.planet) && !d.transparent;
+    mg->draw_index = sg->draw_count;
     sg->draws[sg->draw_count++] = d;
     return ORR_OK;
 }
@@ -160,6 +161,7 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
             orri_shader_gpu_release(e, &sg->shaders[i]);
     orri_pbr_release_sets(e, sg, s, false);
     sg->draw_count = 0;
+    for (uint32_t i = 0; i < sg->mesh_cap; i++) sg->meshes[i].draw_index = UINT32_MAX; /* set by add_draw */
     /* New meshes' vertex and index copies go into one command buffer,
      * submitted once for the whole rebuild (not once per buffer). */
     VkCommandBuffer batch = VK_NULL_HANDLE;

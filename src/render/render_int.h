@@ -248,6 +248,7 @@ typedef struct orri_mesh_gpu {
     orri_buffer indices;
     VkIndexType index_type;
     uint32_t index_count;
+    uint32_t draw_index; /* its draw in orri_scene_gpu.draws; UINT32_MAX: none (invisible) */
     bool has_colors;
     orri_deform_gpu *deform; /* skinned or morphed: the pre-pass's outputs replace streams 0 and 1 */
     orri_crowd_gpu *crowd;   /* a skinned crowd's mesh: drawn by orri_crowd_record */
@@ -300,6 +301,10 @@ typedef struct orri_slot {
      * IBL key) and the per-frame results it would recompute. */
     uint64_t still_stamp, still_submitted, still_triangles, still_visible;
     bool still_gpu_counted;
+    /* The moved-nodes pass (decision 63): the same stamp with the scene's
+     * non-transform versions in place of its counter, and how far this slot
+     * has read the scene's touch log. */
+    uint64_t moved_stamp, touch_read;
 } orri_slot;
 
 typedef struct orri_scene_gpu {
@@ -315,6 +320,12 @@ typedef struct orri_scene_gpu {
     uint64_t epoch;
     uint32_t deform_draws, crowd_draws; /* draws with a deform pre-pass / a crowd (counted at rebuild) */
     orri_mesh_gpu *meshes;              /* indexed by node slot */
+    /* The scene's light node ids in slot order, taken again when the scene's
+     * structure version moves (update.c): the scene block's key is then
+     * O(lights), not a walk over every node (decision 63). */
+    uint32_t *lights;
+    uint32_t light_count, light_cap;
+    uint64_t lights_version;
     uint32_t mesh_cap;
     orri_geometry_gpu **geos; /* shared geometries' GPU copies (NULL: free place) */
     uint32_t geo_cap, geo_count;

@@ -40,12 +40,56 @@ static void pack_light(const orr_engine *e, const orri_view *fv, orr_scene *s, o
     out->ground = orri_pack_color(color_scale(d->ground_color, k), 0);
 }
 
-static uint64_t scene_key(orr_scene *s, const orri_view *fv) {
-    uint64_t h = orri_mix(fv->camera_version, s->settings_version);
+/* The light ids of sg's cache, refreshed when nodes came or went (every
+ * creation and destruction moves the structure version). False when the
+ * cache cannot grow: the callers walk the node pool instead. */
+static bool light_list(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    if (sg->lights_version == s->structure_version && sg->lights_version) return true;
+    uint32_t n = 0;
     for (orri_node_iter it = orri_scene_lights(s); orri_node_next(&it);) {
+        if (n == sg->light_cap) {
+            uint32_t cap = sg->light_cap ? sg->light_cap * 2 : 8;
+            uint32_t *grown = orri_realloc(&e->host.ctx.allocator, sg->lights, (size_t)cap * sizeof *grown);
+            if (!grown) return sg->lights_version = 0, false;
+            sg->lights = grown, sg->light_cap = cap;
+        }
+        sg->lights[n++] = it.id;
+    }
+    sg->light_count = n, sg->lights_version = s->structure_version;
+    return true;
+}
+
+/* The i-th light of the cache (NULL past the end), or of a pool walk. */
+typedef struct light_walk {
+    orri_scene_gpu *sg;
+    bool cached;
+    uint32_t k, id;
+    orri_node_iter it;
+    orri_node *node;
+} light_walk;
+
+static light_walk lights_begin(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
+    return (light_walk){.sg = sg, .cached = sg && light_list(e, sg, s), .it = orri_scene_lights(s)};
+}
+
+static bool lights_next(orr_scene *s, light_walk *w) {
+    if (!w->cached) {
+        if (!orri_node_next(&w->it)) return false;
+        w->id = w->it.id, w->node = w->it.node;
+        return true;
+    }
+    if (w->k >= w->sg->light_count) return false;
+    w->id = w->sg->lights[w->k++];
+    w->node = orri_scene_node(s, w->id);
+    return w->node != NULL;
+}
+
+static uint64_t scene_key(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, const orri_view *fv) {
+    uint64_t h = orri_mix(fv->camera_version, s->settings_version);
+    for (light_walk w = lights_begin(e, sg, s); lights_next(s, &w);) {
         uint64_t wv;
-        orri_node_world(s, it.node, &wv);
-        h = orri_mix(orri_mix(orri_mix(h, it.id), orri_node_light(it.node)->version), wv);
+        orri_node_world(s, w.node, &wv);
+        h = orri_mix(orri_mix(orri_mix(h, w.id), orri_node_light(w.node)->version), wv);
     }
     return h;
 }
@@ -70,7 +114,8 @@ void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orr
     if (sl->scene_counter == s->counter && sl->scene_camera == fv->camera_version && sl->scene_proj == proj &&
         sl->scene_key)
         return;
-    uint64_t key = orri_mix(scene_key(s, fv), proj);
+    orri_scene_gpu *sg = s->render_state;
+    uint64_t key = orri_mix(scene_key(e, sg, s, fv), proj);
     sl->scene_counter = s->counter, sl->scene_camera = fv->camera_version, sl->scene_proj = proj;
     if (key == sl->scene_key) return;
     sl->scene_key = key;
@@ -83,8 +128,8 @@ void orri_update_scene_ubo(orr_engine *e, orr_scene *s, orri_slot *sl, const orr
     u.fog_color = orri_pack_color(s->fog.color.value, 1);
     u.ambient = orri_pack_color(s->ambient_color, 1);
     uint32_t count = 0;
-    for (orri_node_iter it = orri_scene_lights(s); count < ORRI_MAX_LIGHTS && orri_node_next(&it);)
-        if (orri_node_light(it.node)->enabled) pack_light(e, fv, s, it.node, &u.lights[count++]);
+    for (light_walk w = lights_begin(e, sg, s); count < ORRI_MAX_LIGHTS && lights_next(s, &w);)
+        if (orri_node_light(w.node)->enabled) pack_light(e, fv, s, w.node, &u.lights[count++]);
     u.counts.x = count;
     orri_buffer_upload(&e->gpu, VK_NULL_HANDLE, &sl->scene_ubo, 0, &u, sizeof u);
 }
@@ -407,6 +452,21 @@ static uint64_t still_stamp(const orri_scene_gpu *sg, const orr_scene *s, const 
     return h;
 }
 
+/* The still stamp with the scene's non-transform versions in place of its
+ * counter: equal when only nodes moved (touches and world updates) under the
+ * same camera, projection, epoch, draws and IBL data. */
+static uint64_t moved_stamp(const orri_scene_gpu *sg, const orr_scene *s, const orri_slot *sl, const orri_view *fv) {
+    uint64_t h =
+        orri_mix(orri_mix(orri_scene_other_versions(s), sg->epoch), orri_mix(fv->camera_version, sl->pbr_frame_key));
+    h = orri_mix(h, sg->draw_count);
+    for (int k = 0; k < 16; k++) {
+        uint64_t bits;
+        memcpy(&bits, &fv->view_proj.m[k], sizeof bits);
+        h = orri_mix(h, bits);
+    }
+    return orri_mix(h, 0x6d6f766564ull);
+}
+
 /* The end of a pass, full or skipped: statistics and what collect_visible reads. */
 static void finish_draws(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint64_t submitted, uint64_t triangles,
                          uint64_t visible, bool gpu_counted) {
@@ -419,8 +479,102 @@ static void finish_draws(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint6
     sl->counted_frame = e->stats.frames;
 }
 
-void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv) {
+/* One draw's part of a pass: its world, mirror rule, culling sphere, CPU
+ * frustum count and upload. Returns its CPU-visible instance count; adds its
+ * submitted instances and triangles. Idempotent: a second call in the same
+ * frame finds every key equal and writes nothing. */
+static uint64_t pass_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv,
+                          uint32_t i, uint64_t *submitted, uint64_t *triangles) {
     VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    orri_draw *d = &sg->draws[i];
+    orri_node *n = orri_scene_node(s, d->node);
+    orri_material *m = orri_scene_material(s, d->material);
+    uint64_t wv;
+    orr_dmat4 billboard; /* billboarded meshes: their world for this camera */
+    const orr_dmat4 *world = orri_node_draw_world(s, n, &fv->view, fv->camera_version, &billboard, &wv);
+    orr_cell3 cell = orri_node_cell(s, n);
+    if (sl->uploaded[3 * i] != wv) mirror_check(sg, s, d, n);
+    /* The mesh translation in the upload frame, once: the culling sphere
+     * (same frame as the planes) and the camera-only re-pack both use it. */
+    orr_dvec3 t_up = orri_eye_point(e, fv, orr_dmat4_get_translation(*world), cell);
+    const orr_dsphere *ls = &orri_node_mesh(n)->local_sphere;
+    orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
+                          ls->radius * orr_dmat4_max_scale(*world)};
+    d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
+    orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
+    /* A LOD partner's own instances are placeholders: what it draws is
+     * its source's far bucket, already counted with the source. */
+    if (d->lod_from < 0) {
+        uint64_t instances = t ? t->count : 1;
+        *submitted += instances;
+        *triangles += instances * (sg->meshes[orri_scene_slot(d->node)].index_count / 3);
+    }
+    uint32_t count = draw_count(e, sg, s, fv, d, n, t, cell, sphere);
+    uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
+    if (sl->written[i] != count) {
+        orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
+        args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, 0, 0, 0};
+        sl->written[i] = count;
+        e->gpu.bytes_uploaded += sizeof *args;
+    }
+    upload_draw(e, sl, fv, s, i, d, n, m, world, wv, cell, t_up);
+    return cpu_count;
+}
+
+/* The CPU-visible count a pass left in the draw's arguments. */
+static uint64_t written_count(const orri_slot *sl, uint32_t i) {
+    return sl->written[i] == COUNT_BY_GPU ? 0 : sl->written[i];
+}
+
+/* The draws of `root`'s subtree (the node and every descendant, through the
+ * child lists), re-passed; `visible` follows their counts. Nodes that are
+ * not drawn (transforms, lights, invisible meshes) only lead to children. */
+static void pass_subtree(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv,
+                         uint32_t root, uint64_t *visible) {
+    uint64_t submitted = 0, triangles = 0; /* unchanged by moves: the last full pass's stand */
+    orri_node *n = orri_scene_node(s, root);
+    uint32_t id = root;
+    while (n) {
+        uint32_t slot = orri_scene_slot(id);
+        const orri_mesh_gpu *mg = slot < sg->mesh_cap ? &sg->meshes[slot] : NULL;
+        if (n->kind == ORRI_NODE_MESH && mg && mg->node == id && mg->draw_index < sg->draw_count) {
+            uint32_t i = mg->draw_index;
+            uint64_t before = written_count(sl, i);
+            *visible = *visible - before + pass_draw(e, sg, s, sl, fv, i, &submitted, &triangles);
+        }
+        if (n->first_child) { /* down */
+            id = n->first_child, n = orri_scene_node(s, id);
+            continue;
+        }
+        while (id != root && !n->next_sibling) id = n->parent, n = orri_scene_node(s, id); /* up */
+        if (id == root) break;
+        id = n->next_sibling, n = orri_scene_node(s, id); /* across */
+    }
+}
+
+/* A pass over the draws of the nodes touched since this slot's last pass
+ * (decision 63): valid when nothing but transforms changed since (the moved
+ * stamp) and the scene's touch log still holds what this slot has not read. */
+static bool moved_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv,
+                       uint64_t moved) {
+    if (!sl->still_stamp || sl->moved_stamp != moved || sl->touch_read < s->touched_base) return false;
+    uint64_t visible = sl->still_visible, end = orri_scene_touch_end(s);
+    for (uint64_t q = sl->touch_read; q < end; q++)
+        pass_subtree(e, sg, s, sl, fv, s->touched[q - s->touched_base], &visible);
+    sl->still_visible = visible;
+    return true;
+}
+
+/* What this scene's slots still need of the touch log: the oldest place a
+ * slot that can take the moved-nodes pass has read up to. */
+static void touch_consumed(orri_scene_gpu *sg, orr_scene *s, const orri_slot *sl, uint32_t slots) {
+    uint64_t keep = sl->touch_read;
+    for (uint32_t k = 0; k < slots; k++)
+        if (sg->slots[k].still_stamp && sg->slots[k].touch_read < keep) keep = sg->slots[k].touch_read;
+    orri_scene_touch_consumed(s, sl->touch_read, keep);
+}
+
+void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv) {
     uint64_t visible_count = 0, submitted = 0, triangles = 0;
     bool gpu_counted = false;
     sl->pbr_frame_key = sg->pbr_cap ? orri_pbr_frame_key(e, s) : 0; /* the IBL data PBR blocks carry */
@@ -430,47 +584,23 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         finish_draws(e, sg, sl, sl->still_submitted, sl->still_triangles, sl->still_visible, sl->still_gpu_counted);
         return;
     }
-    for (uint32_t i = 0; i < sg->draw_count; i++) {
-        orri_draw *d = &sg->draws[i];
-        gpu_counted |= d->culled;
-        orri_node *n = orri_scene_node(s, d->node);
-        orri_material *m = orri_scene_material(s, d->material);
-        uint64_t wv;
-        orr_dmat4 billboard; /* billboarded meshes: their world for this camera */
-        const orr_dmat4 *world = orri_node_draw_world(s, n, &fv->view, fv->camera_version, &billboard, &wv);
-        orr_cell3 cell = orri_node_cell(s, n);
-        if (sl->uploaded[3 * i] != wv) mirror_check(sg, s, d, n);
-        /* The mesh translation in the upload frame, once: the culling sphere
-         * (same frame as the planes) and the camera-only re-pack both use it. */
-        orr_dvec3 t_up = orri_eye_point(e, fv, orr_dmat4_get_translation(*world), cell);
-        const orr_dsphere *ls = &orri_node_mesh(n)->local_sphere;
-        orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
-                              ls->radius * orr_dmat4_max_scale(*world)};
-        d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
-        orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
-        /* A LOD partner's own instances are placeholders: what it draws is
-         * its source's far bucket, already counted with the source. */
-        if (d->lod_from < 0) {
-            uint64_t instances = t ? t->count : 1;
-            submitted += instances;
-            triangles += instances * (sg->meshes[orri_scene_slot(d->node)].index_count / 3);
+    /* Only nodes moved, under the same camera: their subtrees' draws only. */
+    if (moved_pass(e, sg, s, sl, fv, moved_stamp(sg, s, sl, fv))) {
+        finish_draws(e, sg, sl, sl->still_submitted, sl->still_triangles, sl->still_visible, sl->still_gpu_counted);
+    } else {
+        for (uint32_t i = 0; i < sg->draw_count; i++) {
+            gpu_counted |= sg->draws[i].culled;
+            visible_count += pass_draw(e, sg, s, sl, fv, i, &submitted, &triangles);
         }
-        uint32_t count = draw_count(e, sg, s, fv, d, n, t, cell, sphere);
-        uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
-        visible_count += cpu_count;
-        if (sl->written[i] != count) {
-            orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
-            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, 0, 0, 0};
-            sl->written[i] = count;
-            e->gpu.bytes_uploaded += sizeof *args;
-        }
-        upload_draw(e, sl, fv, s, i, d, n, m, world, wv, cell, t_up);
+        finish_draws(e, sg, sl, submitted, triangles, visible_count, gpu_counted);
+        sl->still_submitted = submitted, sl->still_triangles = triangles, sl->still_visible = visible_count;
+        sl->still_gpu_counted = gpu_counted;
     }
-    finish_draws(e, sg, sl, submitted, triangles, visible_count, gpu_counted);
     /* Stamped after the pass: lazy world updates during it handed out versions. */
     sl->still_stamp = still_stamp(sg, s, sl, fv);
-    sl->still_submitted = submitted, sl->still_triangles = triangles, sl->still_visible = visible_count;
-    sl->still_gpu_counted = gpu_counted;
+    sl->moved_stamp = moved_stamp(sg, s, sl, fv);
+    sl->touch_read = orri_scene_touch_end(s);
+    touch_consumed(sg, s, sl, ORRI_MAX_FRAMES);
 }
 
 /* Instances that passed culling in the frame this slot recorded last, read

@@ -436,6 +436,8 @@ orr_camera orr_camera_move_to_scene(orr_scene *src, orr_camera camera, orr_scene
     uint64_t lv = m->local_version;
     *m = copy;
     m->parent = 0;
+    m->first_child = m->next_sibling = m->prev_sibling = 0; /* its children stay in `src` */
+    m->touched_seq = 0;
     m->local_version = lv;
     m->world_version = 0;
     m->u.camera.version = orri_scene_next_version(dst);

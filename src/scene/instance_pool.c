@@ -111,7 +111,7 @@ static orr_mat4f compose(orr_instance_pool *p, uint32_t i, orr_dmat4 m) {
 
 /* ---- creation ------------------------------------------------------------------ */
 static bool in_subtree(const orr_scene *s, uint32_t root, uint32_t id) {
-    for (uint32_t depth = 0; id && depth < 65536; depth++) {
+    for (uint32_t depth = 0; id && depth <= ORRI_POOL_MAX_SLOTS; depth++) {
         if (id == root) return true;
         const orri_node *n = orri_pool_get(&s->nodes, id);
         id = n ? n->parent : 0;

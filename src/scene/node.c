@@ -6,6 +6,29 @@
 
 #include "scene/scene_int.h"
 
+static orri_node *node_at(const orr_scene *s, uint32_t id) { return id ? orri_pool_get(&s->nodes, id) : NULL; }
+
+/* The child list: `n` (id `id`) joins or leaves its parent's. */
+static void link_child(orr_scene *s, orri_node *n, uint32_t id) {
+    orri_node *p = node_at(s, n->parent);
+    n->prev_sibling = n->next_sibling = 0;
+    if (!p) return;
+    n->next_sibling = p->first_child;
+    orri_node *next = node_at(s, p->first_child);
+    if (next) next->prev_sibling = id;
+    p->first_child = id;
+}
+
+static void unlink_child(orr_scene *s, orri_node *n) {
+    orri_node *p = node_at(s, n->parent), *prev = node_at(s, n->prev_sibling), *next = node_at(s, n->next_sibling);
+    if (prev)
+        prev->next_sibling = n->next_sibling;
+    else if (p)
+        p->first_child = n->next_sibling;
+    if (next) next->prev_sibling = n->prev_sibling;
+    n->prev_sibling = n->next_sibling = 0;
+}
+
 uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc *desc, orri_node **out) {
     orr_node_desc d = desc ? *desc : (orr_node_desc){0};
     if (d.parent.id && !orri_node_get(s, d.parent.id, "node create (parent)")) return 0;
@@ -17,7 +40,7 @@ uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc 
     orri_node *n;
     uint32_t id = orri_pool_alloc(&s->nodes, &s->ctx->allocator, (void **)&n);
     if (!id) {
-        orri_fail(s->ctx, orri_pool_failure(&s->nodes), "node create: %u nodes (at most 65 535 per scene)",
+        orri_fail(s->ctx, orri_pool_failure(&s->nodes), "node create: %u nodes (at most 1 048 575 per scene)",
                   s->nodes.count);
         return 0;
     }
@@ -29,6 +52,7 @@ uint32_t orri_node_alloc(orr_scene *s, orri_node_kind kind, const orr_node_desc 
     bool zero_scale = d.scaling.x == 0 && d.scaling.y == 0 && d.scaling.z == 0;
     n->scaling = zero_scale ? (orr_dvec3){1, 1, 1} : d.scaling;
     n->quat = orr_dquat_identity();
+    link_child(s, n, id);
     n->local_version = orri_scene_next_version(s);
     s->structure_version = orri_scene_next_version(s);
     *out = n;
@@ -48,11 +72,18 @@ void orr_node_destroy(orr_scene *s, orr_node node) {
     orri_node *n = orri_node_get(s, node.id, "orr_node_destroy");
     if (!n) return;
     uint32_t parent = n->parent;
-    for (uint32_t i = 0; i < s->nodes.capacity; i++) {
-        if (!s->nodes.live[i]) continue;
-        orri_node *c = orri_pool_at(&s->nodes, i);
-        if (c->parent == node.id) orri_node_touch(s, c), c->parent = parent;
+    /* Its children go to its parent (their worlds change: touched). */
+    for (uint32_t cid = n->first_child; cid;) {
+        orri_node *c = node_at(s, cid);
+        if (!c) break;
+        uint32_t next = c->next_sibling;
+        c->parent = parent;
+        link_child(s, c, cid);
+        orri_node_touch(s, c);
+        cid = next;
     }
+    n->first_child = 0;
+    unlink_child(s, n);
     if (s->active_camera == node.id) s->active_camera = 0;
     orri_mesh_release(s, n);
     orri_pool_free(&s->nodes, node.id);
@@ -61,10 +92,49 @@ void orr_node_destroy(orr_scene *s, orr_node node) {
 
 bool orr_node_is_valid(const orr_scene *s, orr_node node) { return s && orri_pool_get(&s->nodes, node.id) != NULL; }
 
-void orri_node_touch(orr_scene *s, orri_node *n) { n->local_version = orri_scene_next_version(s); }
+/* Appends `id` to the touch log unless an entry no consumer has read yet
+ * already names it. Past the cap (a sixteenth of the nodes, at least 1 024)
+ * or out of memory the log is dropped: its consumers do a full pass. */
+static void touch_log(orr_scene *s, orri_node *n, uint32_t id) {
+    uint64_t end = orri_scene_touch_end(s);
+    uint64_t first_unread = s->touched_read > s->touched_base ? s->touched_read : s->touched_base;
+    if (n->touched_seq && n->touched_seq - 1 >= first_unread) return;
+    uint32_t limit = s->nodes.count / 16 > 1024 ? s->nodes.count / 16 : 1024;
+    if (s->touched_len >= limit) {
+        s->touched_base = end, s->touched_len = 0;
+    } else if (s->touched_len == s->touched_cap) {
+        uint32_t cap = s->touched_cap ? s->touched_cap * 2 : 256;
+        uint32_t *grown = orri_realloc(&s->ctx->allocator, s->touched, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            s->touched_base = end, s->touched_len = 0;
+            n->touched_seq = 0;
+            return;
+        }
+        s->touched = grown, s->touched_cap = cap;
+    }
+    n->touched_seq = orri_scene_touch_end(s) + 1;
+    s->touched[s->touched_len++] = id;
+}
+
+void orri_scene_touch_consumed(orr_scene *s, uint64_t read, uint64_t keep) {
+    if (read > s->touched_read) s->touched_read = read;
+    if (keep <= s->touched_base) return;
+    uint64_t end = orri_scene_touch_end(s);
+    if (keep > end) keep = end;
+    uint32_t drop = (uint32_t)(keep - s->touched_base);
+    memmove(s->touched, s->touched + drop, (size_t)(s->touched_len - drop) * sizeof *s->touched);
+    s->touched_len -= drop, s->touched_base = keep;
+}
+
+void orri_node_touch(orr_scene *s, orri_node *n) {
+    n->local_version = orri_scene_next_version(s);
+    s->transform_versions++;
+    uint32_t slot = (uint32_t)(((uint8_t *)n - s->nodes.items) / s->nodes.item_size);
+    touch_log(s, n, orri_pool_id_at(&s->nodes, slot));
+}
 
 static bool is_ancestor(const orr_scene *s, uint32_t maybe_ancestor, uint32_t id) {
-    for (uint32_t cur = id, depth = 0; cur && depth < 65536; depth++) {
+    for (uint32_t cur = id, depth = 0; cur && depth <= ORRI_POOL_MAX_SLOTS; depth++) {
         if (cur == maybe_ancestor) return true;
         orri_node *n = orri_pool_get(&s->nodes, cur);
         cur = n ? n->parent : 0;
@@ -79,7 +149,9 @@ void orr_node_set_parent(orr_scene *s, orr_node node, orr_node parent) {
         orri_misuse(s->ctx, ORR_MSG_WOULD_CYCLE, "orr_node_set_parent: would make a cycle");
         return;
     }
+    unlink_child(s, n);
     n->parent = parent.id;
+    link_child(s, n, node.id);
     orri_node_touch(s, n);
 }
 
@@ -169,10 +241,11 @@ static void update_world(orr_scene *s, orri_node *n) {
     n->cached_parent = n->parent;
     n->cached_parent_version = parent_version;
     n->world_version = orri_scene_next_version(s);
+    s->transform_versions++;
 }
 
 /* Without recursion: a chain of ancestors may be as deep as the node pool
- * (65 535), far past what a thread's stack holds frame by frame (issue 16,
+ * (1 048 575), far past what a thread's stack holds frame by frame (issue 16,
  * D5). Ancestors are brought up to date from the root down, WORLD_WINDOW at
  * a time in a fixed array: the topmost window first, then the one below it.
  * Cost O(depth) up to WORLD_WINDOW levels, O(depth² / WORLD_WINDOW) past it. */
@@ -211,7 +284,7 @@ uint64_t orr_node_get_world_version(orr_scene *s, orr_node node) {
 }
 
 orr_cell3 orri_node_cell(const orr_scene *s, const orri_node *n) {
-    for (int depth = 0; n->parent && depth < 65536; depth++) {
+    for (uint32_t depth = 0; n->parent && depth <= ORRI_POOL_MAX_SLOTS; depth++) {
         const orri_node *p = orri_pool_get(&s->nodes, n->parent);
         if (!p) break;
         n = p;

@@ -42,6 +42,7 @@ void orr_scene_destroy(orr_scene *s) {
         if (s->nodes.live[i]) orri_mesh_release(s, orri_pool_at(&s->nodes, i));
     if (s->materials_release) s->materials_release(s);
     orri_pool_deinit(&s->nodes, a);
+    orri_free(a, s->touched);
     for (orr_scene **p = &s->host->scenes; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;

@@ -101,6 +101,10 @@ typedef struct orri_node {
     orr_cell3 cell;    /* root nodes only: integer cell (orrery/wpos.h) */
     uint8_t billboard; /* orr_billboard_mode (billboard.c) */
     uint64_t local_version;
+    /* Children as a doubly linked list of ids (node.c keeps it with `parent`):
+     * what a moved node's subtree is, without a walk over the pool. */
+    uint32_t first_child, next_sibling, prev_sibling;
+    uint64_t touched_seq; /* 1 + the sequence of its last entry in the scene's touch log; 0: none */
     /* cache */
     orr_dmat4 world;
     uint64_t world_version;
@@ -145,6 +149,18 @@ struct orr_scene {
     uint64_t structure_version;            /* what draws exist and how: nodes added or removed, every mesh-structural
                                             * change (orri_mesh_changed), material structure, thin-instance layout */
     orri_pool nodes;
+    /* The touch log (decision 63): the ids of nodes whose local transform,
+     * parent or cell changed, in order, so the renderer updates the draws of
+     * their subtrees only. Entry k has sequence touched_base + k; a consumer
+     * keeps the sequence it has read up to. Bounded: past its cap the log
+     * is dropped (touched_base moves on) and consumers behind it do a full
+     * pass. `transform_versions` counts the versions handed out by touches
+     * and world updates: when s->counter moved by exactly as many, nothing
+     * but transforms changed. */
+    uint32_t *touched;
+    uint32_t touched_len, touched_cap;
+    uint64_t touched_base, touched_read; /* read: the furthest any consumer has read */
+    uint64_t transform_versions;
     orri_pool materials; /* orri_material records, owned by src/material */
     uint32_t active_camera;
     uint32_t default_material;
@@ -180,6 +196,14 @@ struct orr_scene {
 orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, orr_scene **out);
 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
+/* The versions s->counter handed out for anything but transforms (touches and
+ * world updates): equal before and after means only nodes moved. */
+static inline uint64_t orri_scene_other_versions(const orr_scene *s) { return s->counter - s->transform_versions; }
+/* The touch log's end (one past its last sequence). */
+static inline uint64_t orri_scene_touch_end(const orr_scene *s) { return s->touched_base + s->touched_len; }
+/* A consumer has read the log up to `read`; entries before `keep` (the
+ * oldest any consumer still needs) are dropped. */
+void orri_scene_touch_consumed(orr_scene *s, uint64_t read, uint64_t keep);
 /* A change of what a mesh draws or how (material, visibility, skin, crowd,
  * per-draw flags, thin-instance layout): bumps the mesh's version and the
  * scene's structure version, which the renderer's structure key reads instead

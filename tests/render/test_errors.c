@@ -190,7 +190,7 @@ TEST(stale_node_and_mesh_handles) {
     orr_node_destroy(scene, orr_mesh_node(x));
     orr_mesh y = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &g, .position = {1, 2, 3}});
     orr_geometry_free(&g);
-    CHECK(x.id != y.id && (x.id & 0xffff) == (y.id & 0xffff)); /* same slot, new generation */
+    CHECK(x.id != y.id && (x.id & 0xfffff) == (y.id & 0xfffff)); /* same 20-bit slot, new generation */
     orr_node xn = orr_mesh_node(x), yn = orr_mesh_node(y);
     orr_material m = orr_standard_material_create(scene, NULL);
     uint64_t v = orr_node_get_world_version(scene, yn);

@@ -313,21 +313,68 @@ TEST(message_ids_last_result_and_desc_defaults) {
     CHECK(l.intensity.value == 0 && l.diffuse.set && l.diffuse.value.b == 1);
 }
 
-/* A full node pool is a documented limit, not memory: the 65 536th node of a
- * scene is the null handle with ORR_ERROR_LIMIT_REACHED; freeing one makes
- * room again. */
+/* A full pool is a documented limit, not memory: the 1 048 576th object of
+ * a kind is the null handle with ORR_ERROR_LIMIT_REACHED; freeing one makes
+ * room again. Filled at the pool (8-byte items) rather than with a million
+ * nodes, to keep the test small (decision 63: 20-bit slots); node creation
+ * reports orri_pool_failure's result, checked here for a node too. */
 TEST(node_pool_limit_is_limit_reached) {
-    orr_scene *s = new_scene();
-    orr_node last = {0};
-    for (uint32_t i = 0; i < 65535; i++) {
-        last = orr_node_create(s, NULL);
-        if (!last.id) break;
+    orr_allocator a = orri_allocator_resolve(NULL);
+    orri_pool p;
+    orri_pool_init(&p, 8);
+    uint32_t last = 0, made = 0;
+    for (uint32_t i = 0; i < ORRI_POOL_MAX_SLOTS; i++) {
+        last = orri_pool_alloc(&p, &a, NULL);
+        if (!last) break;
+        made++;
     }
-    CHECK(last.id != 0);
-    CHECK(orr_node_create(s, NULL).id == 0);
-    CHECK(orr_last_result() == ORR_ERROR_LIMIT_REACHED && last_id == ORR_MSG_RUNTIME_FAILURE);
-    orr_node_destroy(s, last);
-    CHECK(orr_node_create(s, NULL).id != 0);
+    CHECK(made == 1048575u && last != 0);
+    CHECK(orri_pool_slot(last) == 1048574u && orri_pool_get(&p, last) != NULL);
+    CHECK(orri_pool_alloc(&p, &a, NULL) == 0);
+    CHECK(orri_pool_failure(&p) == ORR_ERROR_LIMIT_REACHED);
+    orri_pool_free(&p, last);
+    uint32_t again = orri_pool_alloc(&p, &a, NULL);
+    CHECK(again != 0 && again != last && orri_pool_slot(again) == orri_pool_slot(last));
+    CHECK(orri_pool_get(&p, last) == NULL); /* the old handle of the reused slot is stale */
+    orri_pool_deinit(&p, &a);
+    /* Past the old 16-bit limit, a node's handle still finds its node. */
+    orr_scene *s = new_scene();
+    orr_node n = {0};
+    for (uint32_t i = 0; i < 70000; i++) n = orr_node_create(s, &(orr_node_desc){.position = {i, 0, 0}});
+    CHECK(n.id != 0 && orri_pool_slot(n.id) >= 65535u);
+    CHECK(orr_node_get_position(s, n).x == 69999);
+    orr_scene_destroy(s);
+}
+
+/* The child lists the moved-nodes pass walks (decision 63) follow creation,
+ * reparenting and destruction: a destroyed node's children join its
+ * parent's list; a reparented node leaves its old parent's. */
+static uint32_t children_of(orr_scene *s, orr_node n, uint32_t *out, uint32_t cap) {
+    uint32_t k = 0;
+    orri_node *p = orri_node_get(s, n.id, "test");
+    for (uint32_t c = p ? p->first_child : 0; c && k < cap; c = orri_node_get(s, c, "test")->next_sibling) out[k++] = c;
+    return k;
+}
+
+TEST(child_lists_follow_parenting) {
+    orr_scene *s = new_scene();
+    orr_node a = orr_node_create(s, NULL);
+    orr_node b = orr_node_create(s, &(orr_node_desc){.parent = a});
+    orr_node c1 = orr_node_create(s, &(orr_node_desc){.parent = b}),
+             c2 = orr_node_create(s, &(orr_node_desc){.parent = b});
+    orr_node d = orr_node_create(s, &(orr_node_desc){.parent = a});
+    uint32_t ids[8];
+    CHECK(children_of(s, b, ids, 8) == 2 && ids[0] == c2.id && ids[1] == c1.id);
+    CHECK(children_of(s, a, ids, 8) == 2 && ids[0] == d.id && ids[1] == b.id);
+    orr_node_destroy(s, b); /* c1, c2 go to a */
+    CHECK(children_of(s, a, ids, 8) == 3);
+    bool has1 = false, has2 = false, hasb = false;
+    for (int i = 0; i < 3; i++) has1 |= ids[i] == c1.id, has2 |= ids[i] == c2.id, hasb |= ids[i] == b.id;
+    CHECK(has1 && has2 && !hasb);
+    orr_node_set_parent(s, c1, d);
+    CHECK(children_of(s, a, ids, 8) == 2 && children_of(s, d, ids, 8) == 1 && ids[0] == c1.id);
+    orr_node_set_parent(s, c1, (orr_node){0});
+    CHECK(children_of(s, d, ids, 8) == 0 && orr_node_get_parent(s, c1).id == 0);
     orr_scene_destroy(s);
 }
 
@@ -436,7 +483,9 @@ TEST(world_positions_beyond_the_range_are_refused) {
 }
 
 /* D13: a slot reused 65 535 times used to wrap its 16-bit generation back to
- * the first and revive the first stale handle. Now the slot retires. */
+ * the first and revive the first stale handle. Now the slot retires, after
+ * ORRI_POOL_GENERATIONS (4 095 with 12-bit generations, decision 63): two
+ * slots retire in 2 × 4 095 + 100 reuses, a third is in use. */
 TEST(generations_never_revive_a_stale_handle) {
     orr_allocator a = orri_allocator_resolve(NULL);
     orri_pool p;
@@ -445,7 +494,7 @@ TEST(generations_never_revive_a_stale_handle) {
     uint32_t first = orri_pool_alloc(&p, &a, &item);
     REQUIRE(first != 0);
     uint32_t id = first, revived = 0, slots_seen = 1, prev_slot = orri_pool_slot(first);
-    for (uint32_t i = 0; i < 70000; i++) {
+    for (uint32_t i = 0; i < 2 * ORRI_POOL_GENERATIONS + 100; i++) {
         orri_pool_free(&p, id);
         id = orri_pool_alloc(&p, &a, &item);
         if (!id) break;
@@ -454,9 +503,10 @@ TEST(generations_never_revive_a_stale_handle) {
     }
     CHECK(id != 0);
     CHECK(revived == 0);
-    CHECK(slots_seen == 2 && p.retired == 1);              /* the first slot retired after its last generation */
+    CHECK(ORRI_POOL_GENERATIONS == 4095u);
+    CHECK(slots_seen == 3 && p.retired == 2);              /* the first two slots retired after their last generation */
     CHECK(orri_pool_get(&p, id) == item);                  /* the new slot works */
-    CHECK(p.count == 1 && p.free_count == p.capacity - 2); /* one live, one retired */
+    CHECK(p.count == 1 && p.free_count == p.capacity - 3); /* one live, two retired */
     orri_pool_deinit(&p, &a);
 }
 
