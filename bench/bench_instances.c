@@ -28,7 +28,7 @@
  *     ORR_BENCH_PNG=file saves the occlusion scene's image); the same scene with frustum culling only and with
  * two-phase occlusion culling (orr_instances_enable_occlusion_culling), interleaved: GPU time (uploads + culling +
  * render pass, which includes the depth pyramid and phase 2) and wall time per frame.
- *  6. LOD: a dense ground field of N spheres (--lod N; 10^6, --quick 10^4)
+ *  6. LOD: a dense ground field of N spheres (--lod N; 10^6, --quick 10^3)
  *     with a generated LOD chain, camera near the ground: no culling,
  *     frustum culling (level 0 only), frustum + LOD chain (decision 62),
  *     and the chain with occlusion culling: triangles drawn and frame times.
@@ -993,7 +993,7 @@ int main(int argc, char **argv) {
               .only = "throughput,cull,update,cpu,occlusion,lod"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) {
-            o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10, o.lod_n = 10000;
+            o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10, o.lod_n = 1000;
             o.frames = 8, o.warm = 2, o.w = 640, o.h = 360;
         } else if (!strcmp(argv[i], "--unlit")) {
             unlit = true;
