@@ -28,13 +28,17 @@
  *     ORR_BENCH_PNG=file saves the occlusion scene's image); the same scene with frustum culling only and with
  * two-phase occlusion culling (orr_instances_enable_occlusion_culling), interleaved: GPU time (uploads + culling +
  * render pass, which includes the depth pyramid and phase 2) and wall time per frame.
+ *  6. LOD: a dense ground field of N spheres (--lod N; 10^6, --quick 10^3)
+ *     with a generated LOD chain, camera near the ground: no culling,
+ *     frustum culling (level 0 only), frustum + LOD chain (decision 62),
+ *     and the chain with occlusion culling: triangles drawn and frame times.
  *  4. CPU: a static scene of M instanced meshes (K thin instances each): the
  *     calling thread's CPU time per orr_engine_render (CLOCK_THREAD_CPUTIME_ID)
  *     and orr_stats.records / replays after warm-up.
  *
- *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--cpu MxK]
+ *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--cpu MxK]
  *                     [--frames F] [--warm W] [--size WxH] [--msaa 1|4]
- *                     [--only throughput,cull,update,cpu,occlusion] [--unlit]
+ *                     [--only throughput,cull,update,cpu,occlusion,lod] [--unlit]
  * Full defaults: 10^5 and 10^6 instances, 1920×1080, MSAA 4, 150 frames per
  * block, culling field 10^6, CPU scene 1000 × 100. --quick (lavapipe):
  * 10^4 and 10^5, 640×360, 8 frames per block, field 10^5, CPU scene 1000 × 10.
@@ -61,6 +65,7 @@ static const uint32_t baseline_frag_spv[] =
 typedef struct opts {
     uint32_t sizes[2];
     uint32_t cull_n;
+    uint32_t lod_n;
     uint32_t cpu_meshes, cpu_inst;
     int frames, warm;
     uint32_t w, h, msaa;
@@ -877,13 +882,99 @@ static void bench_cpu(const opts *o) {
     orr_engine_destroy(e);
 }
 
+/* ---- 6. levels of detail ----------------------------------------------------------------------- */
+
+/* A dense ground field of N spheres (~1 300 triangles, 16 segments; a chain
+ * from orr_geometry_build_lod_chain) seen from near the ground across the
+ * field: every instance drawn at level 0 (no culling), frustum culling at
+ * level 0, frustum culling with the LOD chain (decision 62, 1 pixel, band
+ * 0.1), and the chain with occlusion culling too; interleaved blocks. */
+static bench_scene lod_scene(orr_engine *e, const float *mats, uint32_t n, int variant, const orr_geometry *g,
+                             const orr_lod_chain *chain, orr_dvec3 eye) {
+    bench_scene b = {0};
+    if (orr_scene_create(e, NULL, &b.s) != ORR_OK) die("scene", e);
+    orr_light_create(b.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = light_dir});
+    orr_material m = orr_standard_material_create(b.s, &(orr_standard_material_desc){.diffuse = {true, diffuse}});
+    b.mesh = orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = g, .material = m});
+    if (orr_instances_set(b.s, b.mesh, mats, n) != ORR_OK) die("instances", e);
+    if (variant == 3)
+        orr_instances_enable_occlusion_culling(b.s, b.mesh, true);
+    else
+        orr_instances_enable_gpu_culling(b.s, b.mesh, variant > 0);
+    if (variant >= 2 &&
+        orr_instances_set_lod_chain(b.s, b.mesh, chain,
+                                    &(orr_instances_lod_chain_desc){.max_pixel_error = 1, .band = 0.1}) != ORR_OK)
+        die("LOD chain", e);
+    b.cam = orr_camera_create_free(
+        b.s,
+        &(orr_free_camera_desc){.position = eye, .target = ORR_DVEC3(0, 0, 0), .fov = 0.8, .near = 0.5, .far = 1e5});
+    return b;
+}
+
+static void bench_lod(const opts *o) {
+    orr_engine *e = make_engine(o);
+    double extent;
+    uint32_t n = o->lod_n;
+    float *mats = grid2d(n, &extent);
+    orr_geometry g;
+    orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 16, .diameter = 1.6}, NULL, &g);
+    orr_lod_chain chain;
+    if (orr_geometry_build_lod_chain(&g, &(orr_lod_chain_desc){.levels = 8, .max_error = 0.2}, &chain) != ORR_OK)
+        die("chain", e);
+    /* Near the ground at one edge, looking across the field's centre. */
+    orr_dvec3 eye = {0, 4, -extent * 0.5 - 2};
+    static const char *names[4] = {"no culling (level 0)", "frustum (level 0)", "frustum + LOD chain",
+                                   "frustum + LOD chain + occlusion"};
+    bench_scene sc[4];
+    for (int v = 0; v < 4; v++) sc[v] = lod_scene(e, mats, n, v, &g, &chain, eye);
+    block b[4] = {{0}};
+    uint64_t vis[4] = {0}, tri[4] = {0};
+    for (int rep = 0; rep < 2; rep++)
+        for (int v = 0; v < 4; v++) {
+            add(&b[v], run_orrery(e, sc[v].s, o->warm, o->frames, NULL, NULL));
+            vis[v] = orr_query_stats(e).instances_visible;
+            if (v >= 2) { /* triangles drawn: per level, its count × its triangles (GPU counts, last frame) */
+                orri_scene_gpu *sg = sc[v].s->render_state;
+                uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
+                const VkDrawIndexedIndirectCommand *args = sg->slots[slot].indirect.mapped;
+                tri[v] = 0;
+                for (uint32_t i = 0; i < sg->draw_count; i++)
+                    tri[v] += (uint64_t)args[i].instanceCount * args[i].indexCount / 3;
+            } else {
+                tri[v] = vis[v] * (g.index_count / 3);
+            }
+        }
+    printf("\n## LOD: %u spheres (%u triangles; chain of %u levels:", n, g.index_count / 3, chain.level_count);
+    for (uint32_t k = 0; k < chain.level_count; k++) printf(" %u", chain.triangles[k]);
+    printf(") on a dense ground field, camera near the ground, %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
+           o->w, o->h, o->msaa, o->frames, device_name);
+    printf("| variant | instances drawn | triangles drawn | ms/frame (wall) | GPU uploads + cull ms | GPU render ms | "
+           "GPU total ms |\n|---|---|---|---|---|---|---|\n");
+    for (int v = 0; v < 4; v++)
+        printf("| %s | %llu | %llu | %.3f | %.3f | %.3f | %.3f |\n", names[v], (unsigned long long)vis[v],
+               (unsigned long long)tri[v], ms_per_frame(b[v]), b[v].gpu_a_ms, b[v].gpu_b_ms,
+               b[v].gpu_a_ms + b[v].gpu_b_ms);
+    static const char *keys[4] = {"none", "frustum", "lod", "lod_occl"};
+    printf("\n");
+    for (int v = 0; v < 4; v++)
+        printf("BENCH lod_ms_%s %.4f ms\nBENCH lod_triangles_%s %llu n\n", keys[v], ms_per_frame(b[v]), keys[v],
+               (unsigned long long)tri[v]);
+    printf("BENCH lod_speedup_vs_frustum %.3f x\n", ms_per_frame(b[1]) / ms_per_frame(b[2]));
+    orr_engine_wait_idle(e);
+    for (int v = 0; v < 4; v++) orr_scene_destroy(sc[v].s);
+    orr_lod_chain_free(&chain);
+    orr_geometry_free(&g);
+    free(mats);
+    orr_engine_destroy(e);
+}
+
 /* ---- main ---------------------------------------------------------------------------------------- */
 
 static int usage(FILE *f, const char *prog, const char *bad, int status) {
     if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
     fprintf(f,
-            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--cpu MxK] [--frames F] [--warm W]\n"
-            "       [--size WxH] [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion] [--unlit]\n",
+            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--cpu MxK] [--frames F] [--warm W]\n"
+            "       [--size WxH] [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion,lod] [--unlit]\n",
             prog);
     return status;
 }
@@ -891,6 +982,7 @@ static int usage(FILE *f, const char *prog, const char *bad, int status) {
 int main(int argc, char **argv) {
     opts o = {.sizes = {100000, 1000000},
               .cull_n = 1000000,
+              .lod_n = 1000000,
               .cpu_meshes = 1000,
               .cpu_inst = 100,
               .frames = 150,
@@ -898,10 +990,10 @@ int main(int argc, char **argv) {
               .w = 1920,
               .h = 1080,
               .msaa = 4,
-              .only = "throughput,cull,update,cpu,occlusion"};
+              .only = "throughput,cull,update,cpu,occlusion,lod"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) {
-            o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10;
+            o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10, o.lod_n = 1000;
             o.frames = 8, o.warm = 2, o.w = 640, o.h = 360;
         } else if (!strcmp(argv[i], "--unlit")) {
             unlit = true;
@@ -918,6 +1010,8 @@ int main(int argc, char **argv) {
             ok = ok && sscanf(v, "%u,%u%c", &o.sizes[0], &o.sizes[1], &tail) == 2 && o.sizes[0] && o.sizes[1];
         else if (!strcmp(a, "--cull"))
             ok = ok && sscanf(v, "%u%c", &o.cull_n, &tail) == 1 && o.cull_n;
+        else if (!strcmp(a, "--lod"))
+            ok = ok && sscanf(v, "%u%c", &o.lod_n, &tail) == 1 && o.lod_n;
         else if (!strcmp(a, "--cpu"))
             ok = ok && sscanf(v, "%ux%u%c", &o.cpu_meshes, &o.cpu_inst, &tail) == 2 && o.cpu_meshes && o.cpu_inst;
         else if (!strcmp(a, "--frames"))
@@ -944,5 +1038,6 @@ int main(int argc, char **argv) {
     if (c || u) bench_cull_update(&o, c, u), fflush(stdout);
     if (strstr(o.only, "cpu")) bench_cpu(&o), fflush(stdout);
     if (strstr(o.only, "occlusion")) bench_occlusion(&o), fflush(stdout);
+    if (strstr(o.only, "lod")) bench_lod(&o), fflush(stdout);
     return 0;
 }

@@ -4,7 +4,8 @@
 // planes in the same frame as the mesh world, and appends visible matrices and
 // colours with an atomic counter that is the instance count of the draw's
 // vkCmdDrawIndexedIndirect arguments. Conservative: touching spheres stay.
-// With a LOD partner the visible set splits by distance into two buckets.
+// With LOD partners (a pair or a chain of up to 8 levels) the visible set
+// splits by (dithered) distance into a bucket per level.
 // With ORR_PLANET (planetary instances) each instance also has a float64
 // position stored as double-single pairs; the final world translation is
 // computed here, eye-relative, in double-single arithmetic, and the culled
@@ -126,25 +127,38 @@ void main() {
     for (int p = 0; p < 6; p++)
         if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) return;
 #endif
-    if (cull.lod.z > 0.5) {
-        // Distance LOD: beyond distance ± band/2 (per-instance dither) the
-        // instance goes to the partner's bucket.
+    uint partners = uint(cull.lod.z + 0.5);
+    if (partners > 0u) {
+        // Level of detail (decision 62): level k + 1 when the dithered
+        // distance reaches its switch distance, the last such level winning
+        // (orr_lod_select's rule); one dithered distance for every switch, so
+        // each instance lands in exactly one bucket. A pair has one switch
+        // and an absolute band (lod.x), a chain a relative band (lod.y).
         uint h;
         ORRI_LOD_HASH(i, h)
         float dither = float(h) * (1.0 / 4294967296.0) - 0.5;
-        if (distance(c, cull.eye.xyz) >= cull.lod.x + dither * cull.lod.y) {
-            uint slot = atomicAdd(args[cull.info.z], 1u);
+        // A chain's switch distances are in the mesh's units (errors scale
+        // with the instance): compare the distance over the largest scale.
+        float d = distance(c, cull.eye.xyz);
+        if (cull.lod.w > 0.5) d /= s;
+        float off = dither * (cull.lod.x + cull.lod.y * d);
+        uint level = 0u;
+        for (uint k = 0u; k < partners; k++)
+            if (d >= cull.lod_switch[k >> 2u][k & 3u] + off) level = k + 1u;
+        if (level > 0u) {
+            uint seg = level - 1u, at = cull.lod_args[seg >> 2u][seg & 3u];
+            uint slot = atomicAdd(args[at], 1u);
 #ifdef ORR_OCCLUSION
-            if (occ.phase.x == 2u) atomicAdd(late_args[occ.phase.z], 1u);
+            if (occ.phase.x == 2u) atomicAdd(late_args[at], 1u);
 #endif
-            far_matrices[slot] = inst;
-            far_colors[slot] = in_colors[i];
+            far_matrices[seg * cull.info.w + slot] = inst;
+            far_colors[seg * cull.info.w + slot] = in_colors[i];
             return;
         }
     }
     uint slot = atomicAdd(args[cull.info.y], 1u);
 #ifdef ORR_OCCLUSION
-    if (occ.phase.x == 2u) atomicAdd(late_args[occ.phase.y], 1u);
+    if (occ.phase.x == 2u) atomicAdd(late_args[cull.info.y], 1u);
 #endif
     out_matrices[slot] = inst;
     out_colors[slot] = in_colors[i];

@@ -62,6 +62,7 @@
 #include <stdint.h>
 
 #include "orrery/core.h"
+#include "orrery/geometry.h"
 #include "orrery/math.h"
 #include "orrery/scene.h"
 
@@ -196,7 +197,9 @@ orr_result orr_instances_set_positions(orr_scene *scene, orr_mesh mesh, const or
  * Both meshes need thin state, must be distinct and opaque, and neither may
  * be in another pair; set before the first render (repeating it for the same
  * pair updates distance and band live). Clearing, or destroying either mesh,
- * detaches them: the partner draws its own instances again. If the source is
+ * detaches them: the partner draws its own instances again. A pair is a
+ * two-level special case of the chain below (a fixed switch distance and an
+ * absolute band instead of errors). If the source is
  * not culled (disabled, hidden, transparent, empty) the partner draws nothing. */
 typedef struct orr_instances_lod_desc {
     double distance, band;
@@ -204,6 +207,49 @@ typedef struct orr_instances_lod_desc {
 orr_result orr_instances_set_lod_partner(orr_scene *scene, orr_mesh full, orr_mesh lod,
                                          const orr_instances_lod_desc *desc);
 void orr_instances_clear_lod_partner(orr_scene *scene, orr_mesh full);
+
+/* Level-of-detail chain (decision 62): up to ORR_LOD_MAX_LEVELS levels of one
+ * mesh, chosen per instance on the GPU by projected screen-space error. The
+ * culling pass of `mesh` (GPU culling is turned on; occlusion culling works
+ * with it) draws each in-frustum instance with the coarsest level k whose
+ * error projects to at most max_pixel_error pixels at the distance d from
+ * the eye to the instance's bounding-sphere centre:
+ *     chain->error[k] · pixels_per_radian ≤ max_pixel_error · d
+ * with pixels_per_radian = viewport height / (2 tan(fov_y / 2)) of the frame
+ * (orr_lod_select and orr_lod_pixels_per_radian are the CPU reference; an
+ * orthographic camera draws level 0). Dither band: an instance within
+ * ±band/2 · d of a switch distance is drawn by one of the two levels, chosen
+ * by a stable per-instance hash against its place in the band, so the switch
+ * is spread over the band instead of popping at one distance; every instance
+ * is drawn by exactly one level.
+ *
+ *     orr_lod_chain chain;
+ *     orr_geometry_build_lod_chain(&g, NULL, &chain);
+ *     orr_mesh tree = orr_mesh_create(scene, &(orr_mesh_desc){.geometry = &g, .material = bark});
+ *     ... orr_instances_add(scene, tree, ...) ...
+ *     orr_instances_set_lod_chain(scene, tree, &chain,
+ *                                 &(orr_instances_lod_chain_desc){.max_pixel_error = 1, .band = 0.1});
+ *     orr_lod_chain_free(&chain);                 // the levels were copied
+ *
+ * Level 0 is the mesh's own geometry; levels 1 .. level_count − 1 become
+ * meshes of their own (copies of chain->levels[k], children of `mesh` with
+ * its material, labelled "<label> lod k"; orr_instances_get_lod_level) that
+ * draw only the instances the culling pass gives them — the LOD partner
+ * mechanism below, generalised to 7 partners. Setup time (before the mesh is
+ * first rendered); the mesh must have thin instances and no partner.
+ * chain == NULL updates max_pixel_error and band of an existing chain live.
+ * orr_instances_clear_lod_chain (setup time too, or any time: the level
+ * meshes are destroyed) and destroying `mesh` or a level mesh undo the chain.
+ * GPU memory: the culled copies hold (levels − 1) × capacity extra rows. */
+typedef struct orr_instances_lod_chain_desc {
+    double max_pixel_error; /* projected error threshold in pixels; 0: 1 */
+    double band;            /* dither band as a fraction of the switch distance, [0, 1); 0: none */
+} orr_instances_lod_chain_desc;
+orr_result orr_instances_set_lod_chain(orr_scene *scene, orr_mesh mesh, const orr_lod_chain *chain,
+                                       const orr_instances_lod_chain_desc *desc);
+void orr_instances_clear_lod_chain(orr_scene *scene, orr_mesh mesh);
+/* The mesh drawing level `level` (0: `mesh` itself); 0 past the chain. */
+orr_mesh orr_instances_get_lod_level(const orr_scene *scene, orr_mesh mesh, uint32_t level);
 
 /* Create stable indirect draw arguments at the first upload, so that later
  * count changes (orr_instances_set_draw_count) never re-record a cached draw. */

@@ -64,8 +64,8 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
     return ORR_OK;
 }
 
-static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv,
-                              uint32_t i) {
+static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
+                              const orri_view *fv, uint32_t i) {
     orri_draw *d = &sg->draws[i];
     orri_node *n = orri_scene_node(s, d->node);
     orri_gpu_cull *c = (orri_gpu_cull *)((uint8_t *)sl->cull_params.mapped + (size_t)i * ORRI_CULL_STRIDE);
@@ -93,10 +93,26 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         c->offset_lo = (orr_vec4f){ox.lo, oy.lo, oz.lo, 0};
     }
     orri_thin_instances *t = orri_thin_of(n);
-    bool paired = d->lod_to >= 0;
-    c->lod = orr_dvec4_to_f32((orr_dvec4){t->lod_distance, t->lod_band, paired ? 1 : 0, 0});
-    /* instanceCount is the 2nd uint of a draw's arguments */
-    c->info = (orri_uvec4){t->count, i * 5 + 1, paired ? (uint32_t)d->lod_to * 5 + 1 : 0, 0};
+    uint32_t partners = 0; /* a level whose mesh has no draw (hidden) ends the chain there */
+    while (partners < d->lod_count && d->lod_to[partners] >= 0) partners++;
+    memset(c->lod_switch, 0, sizeof c->lod_switch), memset(c->lod_args, 0, sizeof c->lod_args);
+    c->lod = (orr_vec4f){0};
+    if (partners && t->lod_chain) {
+        /* Projected error of level k at distance d: error · ppr / d pixels,
+         * ppr from the projection (perspective; orthographic: level 0). */
+        double ppr = fv->proj.m[15] == 0 ? 0.5 * e->height * fabs(fv->proj.m[5]) : 0;
+        for (uint32_t k = 0; k < partners; k++) {
+            double sw = ppr > 0 ? t->lod_errors[k + 1] * ppr / t->lod_max_pixel_error : INFINITY;
+            ((float *)c->lod_switch)[k] = (float)fmin(sw, 3e38);
+        }
+        c->lod = (orr_vec4f){0, (float)t->lod_band_rel, (float)partners, 1};
+    } else if (partners) {
+        ((float *)c->lod_switch)[0] = (float)t->lod_distance;
+        c->lod = (orr_vec4f){(float)t->lod_band, 0, 1, 0};
+    }
+    /* instanceCount is the 2nd uint of a draw's arguments. */
+    for (uint32_t k = 0; k < partners; k++) ((uint32_t *)c->lod_args)[k] = (uint32_t)d->lod_to[k] * 5 + 1;
+    c->info = (orri_uvec4){t->count, i * 5 + 1, 0, d->thin->cull[slot].capacity};
 }
 
 /* Copies every changed thin-instance stream into its GPU buffers (between two
@@ -139,16 +155,17 @@ static orr_result prepare_culling(orr_engine *e, orri_scene_gpu *sg, orr_scene *
         orri_draw *d = &sg->draws[i];
         if (!d->culled) continue;
         bool replaced, occl = orri_draw_occludes(s, d);
-        orr_result r = orri_thin_gpu_cull_prepare(e, d->thin, NULL, sl, slot, &replaced);
+        orr_result r = orri_thin_gpu_cull_prepare(e, d->thin, d->lod_count, sl, slot, &replaced);
         if (r == ORR_OK) r = cull_set(e, sg, sl, slot, d->thin, occl);
         if (r == ORR_OK && occl) r = orri_occlusion_prepare(e, sg, sl, slot, d->thin, NULL, cmd);
         if (r != ORR_OK) return r;
         if (replaced) sl->recorded_epoch = 0;
-        write_cull_params(e, sg, s, sl, fv, i);
+        write_cull_params(e, sg, s, sl, slot, fv, i);
         vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
-        if (d->lod_to >= 0)
-            vkCmdFillBuffer(cmd, sl->indirect.buffer,
-                            (VkDeviceSize)d->lod_to * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
+        for (uint32_t k = 0; k < d->lod_count; k++)
+            if (d->lod_to[k] >= 0)
+                vkCmdFillBuffer(cmd, sl->indirect.buffer,
+                                (VkDeviceSize)d->lod_to[k] * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
     }
     return ORR_OK;
 }

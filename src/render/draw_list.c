@@ -64,9 +64,9 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
     orri_draw d = {.node = id,
                    .material = material,
                    .index = sg->draw_count,
-                   .lod_to = -1,
                    .lod_from = -1,
                    .mirrored = orr_dmat4_determinant(*orri_node_world(s, n, NULL)) < 0};
+    for (uint32_t k = 0; k < ORRI_LOD_PARTNERS; k++) d.lod_to[k] = -1;
     orri_thin_instances *t = orri_node_mesh(n)->crowd ? NULL : orri_thin_of(n); /* a crowd draws its own way */
     if (t) {
         d.thin = orri_thin_gpu_of(e, s, n);
@@ -129,17 +129,21 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
     return ORR_OK;
 }
 
-/* LOD pairs: the partner draws the source's far bucket when the source is culled. */
+/* LOD pairs and chains: each partner draws its segment of the source's far
+ * buckets when the source is culled. A partner without a draw (hidden, not
+ * thin) leaves a hole: its level's instances are not drawn. */
 static void link_lod_pairs(orri_scene_gpu *sg, orr_scene *s) {
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         orri_thin_instances *t = d->thin ? orri_thin_of(orri_scene_node(s, d->node)) : NULL;
-        if (!t || !t->lod_partner) continue;
-        for (uint32_t k = 0; k < sg->draw_count; k++)
-            if (sg->draws[k].node == t->lod_partner && sg->draws[k].thin) {
-                d->lod_to = (int32_t)k, sg->draws[k].lod_from = (int32_t)i;
-                break;
-            }
+        if (!t || !t->lod_level_count) continue;
+        d->lod_count = t->lod_level_count;
+        for (uint32_t k = 0; k < sg->draw_count; k++) {
+            orri_thin_instances *pt = sg->draws[k].thin ? orri_thin_of(orri_scene_node(s, sg->draws[k].node)) : NULL;
+            if (!pt || pt->lod_source != d->node || pt->lod_segment >= d->lod_count) continue;
+            d->lod_to[pt->lod_segment] = (int32_t)k;
+            sg->draws[k].lod_from = (int32_t)i, sg->draws[k].lod_segment = pt->lod_segment;
+        }
     }
 }
 

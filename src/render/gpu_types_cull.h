@@ -5,7 +5,7 @@
 
 #include "gpu_types.h"
 
-/* One culled draw, 256-byte aligned entries in the slot's cull buffer. Mesh
+/* One culled draw, 512-byte aligned entries in the slot's cull buffer. Mesh
  * world and planes are in the same (upload) frame: eye-relative under
  * floating origin, absolute otherwise. */
 #define ORRI_CULL_FIELDS                                                          \
@@ -13,10 +13,12 @@
     ORR_VEC4 planes[6];  /* n·p + d >= 0 inside; world units */                  \
     ORR_VEC4 sphere;     /* local bounding sphere: centre, radius */              \
     ORR_VEC4 eye;        /* eye in the same frame (0 under floating origin) */    \
-    ORR_VEC4 lod;        /* x = distance, y = band, z = 1 when paired */          \
+    ORR_VEC4 lod;        /* x abs. band, y rel. band, z partners, w 1: chain */   \
     ORR_VEC4 offset_hi;  /* planetary: mesh translation − eye, double-single */ \
     ORR_VEC4 offset_lo;                                                           \
-    ORR_UVEC4 info; /* x = count, y = near args uint, z = far args uint */
+    ORR_UVEC4 info;         /* x = count, y = near args uint, w = segment rows */ \
+    ORR_VEC4 lod_switch[2]; /* switch distance of level k + 1 (k < partners) */   \
+    ORR_UVEC4 lod_args[2];  /* instanceCount uint of level k + 1's arguments */
 
 #if defined(VULKAN) || defined(GL_SPIRV)
 struct OrriCull {
@@ -27,14 +29,14 @@ typedef struct orri_gpu_cull {
     ORRI_CULL_FIELDS
 } orri_gpu_cull;
 #endif
-#define ORRI_CULL_STRIDE 256u
+#define ORRI_CULL_STRIDE 512u
 
 /* Two-phase occlusion culling (src/render/occlusion.c): push constants of
  * shaders/cull_occlusion.comp. view_proj is the frame's, in the upload frame
  * (the frame of the culling spheres); screen = (width, height, 0, 0);
  * phase.x = 1 (draw what was visible last frame) or 2 (test the pyramid, draw
- * the newly visible, write the visibility words); phase.y = late arguments'
- * uint of the near bucket, phase.z = of the far bucket. */
+ * the newly visible, write the visibility words); the late arguments of a
+ * bucket sit at the same uint as its arguments (info.y, lod_args). */
 #define ORRI_OCCLUSION_FIELDS \
     ORR_MAT4 view_proj;       \
     ORR_VEC4 screen;          \

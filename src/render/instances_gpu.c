@@ -244,25 +244,24 @@ orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_insta
     return r;
 }
 
-orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
-                                      uint32_t slot, bool *replaced) {
-    orri_scene_gpu *sg = NULL;
-    (void)sg;
+orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, uint32_t segments, orri_slot *sl, uint32_t slot,
+                                      bool *replaced) {
+    (void)sl;
     *replaced = false;
-    if (g->cull[slot].capacity < g->capacity || !g->cull[slot].matrices.buffer) {
+    if (segments < 1) segments = 1; /* a bucket to bind even without partners */
+    if (g->cull[slot].capacity < g->capacity || !g->cull[slot].matrices.buffer || g->cull[slot].segments != segments) {
         orri_buffer m, c, fm, fc;
         VkBufferUsageFlags use = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+        VkDeviceSize far_rows = (VkDeviceSize)g->capacity * segments;
         orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE,
                                           "culled instance matrices", &m);
         if (r != ORR_OK) return r;
         r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "culled instance colours",
                                &c);
         if (r == ORR_OK)
-            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE, "far bucket matrices",
-                                   &fm);
+            r = orri_buffer_create(&e->gpu, far_rows * 64, use, ORRI_MEM_DEVICE, "LOD bucket matrices", &fm);
         if (r == ORR_OK)
-            r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 16, use, ORRI_MEM_DEVICE, "far bucket colours",
-                                   &fc);
+            r = orri_buffer_create(&e->gpu, far_rows * 16, use, ORRI_MEM_DEVICE, "LOD bucket colours", &fc);
         if (r != ORR_OK) {
             orri_buffer_destroy_now(&e->gpu, &m);
             orri_buffer_destroy_now(&e->gpu, &c);
@@ -274,11 +273,10 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].far_matrices);
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].far_colors);
         g->cull[slot].matrices = m, g->cull[slot].colors = c, g->cull[slot].capacity = g->capacity;
-        g->cull[slot].far_matrices = fm, g->cull[slot].far_colors = fc;
+        g->cull[slot].far_matrices = fm, g->cull[slot].far_colors = fc, g->cull[slot].segments = segments;
         g->cull[slot].set_args = VK_NULL_HANDLE; /* rewrite the set */
         *replaced = true;
     }
-    (void)t;
     return ORR_OK;
 }
 

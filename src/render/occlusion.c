@@ -241,11 +241,10 @@ void orri_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, ui
                              uint32_t phase, const orri_view *fv, VkCommandBuffer cmd) {
     const orri_draw *d = &sg->draws[draw];
     orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
-    uint32_t far = d->lod_to >= 0 ? (uint32_t)d->lod_to : draw;
     orri_gpu_occlusion pc = {
         .view_proj = orr_dmat4_to_f32(fv->view_proj),
         .screen = {(float)e->width, (float)e->height, 0, 0},
-        .phase = {phase, draw * 5 + 1, far * 5 + 1, 0},
+        .phase = {phase, 0, 0, 0}, /* the late arguments' uints are the cull parameters' */
     };
     uint32_t offset = draw * ORRI_CULL_STRIDE;
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->occl.cull_layout, 0, 1, &d->thin->cull[slot].set, 1,
@@ -307,7 +306,8 @@ orr_result orri_occlusion_late(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
         orri_draw *d = &sg->draws[i];
         if (!orri_draw_occludes(s, d) || d->lod_from >= 0) continue;
         copy_late_args(sl, i, cmd);
-        if (d->lod_to >= 0) copy_late_args(sl, (uint32_t)d->lod_to, cmd);
+        for (uint32_t k = 0; k < d->lod_count; k++)
+            if (d->lod_to[k] >= 0) copy_late_args(sl, (uint32_t)d->lod_to[k], cmd);
     }
     orri_memory_barrier(
         cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

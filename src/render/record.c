@@ -118,8 +118,11 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             vbs[inst + 1] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
             const orri_draw *src = d->lod_from >= 0 ? &sg->draws[d->lod_from] : NULL;
             if (src && src->culled && src->thin->cull[slot_index].far_matrices.buffer) {
+                /* its level's segment of the source's far buckets */
+                VkDeviceSize rows = (VkDeviceSize)d->lod_segment * src->thin->cull[slot_index].capacity;
                 vbs[inst] = src->thin->cull[slot_index].far_matrices.buffer;
                 vbs[inst + 1] = src->thin->cull[slot_index].far_colors.buffer;
+                offs[inst] = rows * 64, offs[inst + 1] = rows * 16;
             }
             nvb = inst + 2;
         }

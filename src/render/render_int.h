@@ -129,8 +129,8 @@ typedef struct orri_thin_gpu {
     uint64_t uploaded[ORRI_THIN_STREAMS]; /* data versions uploaded */
     struct {
         orri_buffer matrices, colors;
-        orri_buffer far_matrices, far_colors; /* LOD partner bucket */
-        uint32_t capacity;
+        orri_buffer far_matrices, far_colors; /* LOD partners' buckets: one segment of capacity rows each */
+        uint32_t capacity, segments;
         VkDescriptorSet set;
         VkDescriptorPool set_pool;                      /* the scene's pool `set` came from */
         VkBuffer set_args, set_params, set_in, set_pos; /* buffers the set was written for */
@@ -206,12 +206,14 @@ typedef struct orri_draw {
     VkPipelineLayout layout;
     VkDescriptorSet texture_set; /* standard: diffuse texture set; PBR: the material's texture set */
     double sort_distance;
-    orri_thin_gpu *thin; /* thin-instanced draw, or NULL */
-    bool culled;         /* GPU frustum culling of its instances */
-    int32_t lod_to;      /* source: draw index of its LOD partner, or -1 */
-    int32_t lod_from;    /* partner: draw index of its source, or -1 */
-    bool planet;         /* planetary instances: float64 positions, always culled */
-    bool mirrored;       /* negative world determinant: front face flipped */
+    orri_thin_gpu *thin;               /* thin-instanced draw, or NULL */
+    bool culled;                       /* GPU frustum culling of its instances */
+    int32_t lod_to[ORRI_LOD_PARTNERS]; /* source: draw index of the partner of level k + 1, or -1 */
+    uint32_t lod_count;                /* source: partners linked (levels − 1) */
+    int32_t lod_from;                  /* partner: draw index of its source, or -1 */
+    uint32_t lod_segment;              /* partner: its segment of the source's far buckets */
+    bool planet;                       /* planetary instances: float64 positions, always culled */
+    bool mirrored;                     /* negative world determinant: front face flipped */
     /* Standard-material pipeline choice, made once the LOD pairs are known:
      * the instance colours it binds may be its LOD source's (pick_pipelines). */
     bool cull_back, lean;
@@ -399,8 +401,8 @@ orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_insta
                                 uint64_t *bytes);
 /* Culling: per-slot buffers and descriptor set for draw `index`; true when
  * buffers were replaced (the slot must re-record). */
-orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl,
-                                      uint32_t slot, bool *replaced);
+orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, uint32_t segments, orri_slot *sl, uint32_t slot,
+                                      bool *replaced);
 void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,
                                  uint32_t draw, VkCommandBuffer cmd);
 

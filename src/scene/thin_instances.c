@@ -21,6 +21,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "orrery/instances.h"
@@ -841,21 +842,37 @@ bool orri_thin_consume_capacity_changed(orri_thin_instances *t) {
     return changed;
 }
 
-/* ---- distance LOD pairing ----------------------------------------------------------- */
+/* ---- levels of detail: distance pairs and chains ------------------------------------ */
 
+/* Unlinks the whole group `t` belongs to (its source and every partner);
+ * a chain's own level meshes are destroyed. */
 static void lod_detach(orr_scene *s, orri_thin_instances *t) {
-    uint32_t other = t->lod_partner ? t->lod_partner : t->lod_source;
-    if (!other) return;
-    orri_node *o = orri_pool_get(&s->nodes, other);
-    orri_thin_instances *ot = orri_thin_of(o);
-    if (ot) {
-        ot->lod_partner = ot->lod_source = 0;
+    orri_thin_instances *src = t;
+    if (t->lod_source) src = orri_thin_of(orri_pool_get(&s->nodes, t->lod_source));
+    if (!src || !src->lod_level_count) {
+        t->lod_source = 0;
+        return;
+    }
+    uint32_t ids[ORRI_LOD_PARTNERS], count = src->lod_level_count;
+    bool owned = src->lod_chain;
+    memcpy(ids, src->lod_levels, sizeof ids);
+    for (uint32_t k = 0; k < count; k++) {
+        orri_node *o = orri_pool_get(&s->nodes, ids[k]);
+        orri_thin_instances *ot = orri_thin_of(o);
+        if (!ot) continue;
+        ot->lod_source = ot->lod_segment = 0;
         ot->lod_version = orri_scene_next_version(s);
         orri_mesh_changed(s, o);
     }
-    t->lod_partner = t->lod_source = 0;
-    t->lod_version = orri_scene_next_version(s);
+    memset(src->lod_levels, 0, sizeof src->lod_levels);
+    src->lod_level_count = 0, src->lod_chain = false;
+    src->lod_version = orri_scene_next_version(s);
+    t->lod_source = 0;
     s->structure_version = orri_scene_next_version(s);
+    if (owned) /* links are gone: their release finds nothing to detach */
+        for (uint32_t k = 0; k < count; k++)
+            if (orri_thin_of(orri_pool_get(&s->nodes, ids[k])) != t) /* not the one being destroyed */
+                orr_mesh_destroy(s, (orr_mesh){ids[k]});
 }
 
 orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh lod,
@@ -865,14 +882,17 @@ orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh l
     orri_thin_instances *ft = need_thin(s, full, &fn, what), *lt = ft ? need_thin(s, lod, &ln, what) : NULL;
     if (!ft || !lt) return ORR_ERROR_INVALID_HANDLE;
     double dist = desc ? desc->distance : 0, band = desc ? desc->band : 0;
+    bool same_pair = !ft->lod_chain && ft->lod_level_count == 1 && ft->lod_levels[0] == lod.id;
     const char *why = NULL;
     if (full.id == lod.id)
         why = "the two meshes must be distinct";
     else if (!isfinite(dist) || dist < 0 || !isfinite(band) || band < 0)
         why = "distance and band must be finite and >= 0";
-    else if (ft->lod_source || lt->lod_partner)
+    else if (ft->lod_source || lt->lod_level_count)
         why = "a mesh cannot be both a source and a partner";
-    else if (ft->lod_partner && ft->lod_partner != lod.id)
+    else if (ft->lod_chain)
+        why = "the source has a LOD chain (orr_instances_clear_lod_chain first)";
+    else if (ft->lod_level_count && !same_pair)
         why = "the source already has another partner";
     else if (lt->lod_source && lt->lod_source != full.id)
         why = "the partner already has another source";
@@ -880,12 +900,11 @@ orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh l
         orri_misuse(s->ctx, ORR_MSG_BAD_STATE, "%s: %s", what, why);
         return ORR_ERROR_INVALID_ARGUMENT;
     }
-    bool same_pair = ft->lod_partner == lod.id;
     if (!same_pair && (!check_setup(s, fn, ft, what) || !check_setup(s, ln, lt, what)))
         return ORR_ERROR_INVALID_ARGUMENT;
     ft->lod_distance = dist, ft->lod_band = band; /* live for an existing pair */
     if (same_pair) return ORR_OK;
-    ft->lod_partner = lod.id, lt->lod_source = full.id;
+    ft->lod_levels[0] = lod.id, ft->lod_level_count = 1, lt->lod_source = full.id, lt->lod_segment = 0;
     ft->lod_version = lt->lod_version = orri_scene_next_version(s);
     s->structure_version = orri_scene_next_version(s);
     return ORR_OK;
@@ -894,7 +913,101 @@ orr_result orr_instances_set_lod_partner(orr_scene *s, orr_mesh full, orr_mesh l
 void orr_instances_clear_lod_partner(orr_scene *s, orr_mesh full) {
     orri_node *fn;
     orri_thin_instances *ft = need_thin(s, full, &fn, "orr_instances_clear_lod_partner");
-    if (ft && ft->lod_partner) lod_detach(s, ft);
+    if (ft && ft->lod_level_count && !ft->lod_chain) lod_detach(s, ft);
+}
+
+static bool chain_settings(orr_scene *s, orri_thin_instances *t, const orr_instances_lod_chain_desc *desc,
+                           const char *what) {
+    double px = desc && desc->max_pixel_error > 0 ? desc->max_pixel_error : 1.0, band = desc ? desc->band : 0;
+    if (!isfinite(px) || (desc && desc->max_pixel_error < 0) || !isfinite(band) || band < 0 || band >= 1) {
+        orri_misuse(s->ctx, ORR_MSG_OUT_OF_RANGE, "%s: max_pixel_error must be finite and >= 0, band in [0, 1)", what);
+        return false;
+    }
+    t->lod_max_pixel_error = px, t->lod_band_rel = band;
+    return true;
+}
+
+orr_result orr_instances_set_lod_chain(orr_scene *s, orr_mesh mesh, const orr_lod_chain *chain,
+                                       const orr_instances_lod_chain_desc *desc) {
+    static const char what[] = "orr_instances_set_lod_chain";
+    orri_node *n;
+    orri_thin_instances *t = need_thin(s, mesh, &n, what);
+    if (!t) return ORR_ERROR_INVALID_HANDLE;
+    if (!chain) { /* live: threshold and band of the existing chain */
+        if (!t->lod_chain) {
+            orri_misuse(s->ctx, ORR_MSG_BAD_STATE, "%s: mesh '%s' has no LOD chain to update", what, n->label);
+            return ORR_ERROR_INVALID_ARGUMENT;
+        }
+        orri_thin_instances tmp = {0};
+        if (!chain_settings(s, &tmp, desc, what)) return ORR_ERROR_INVALID_ARGUMENT;
+        t->lod_max_pixel_error = tmp.lod_max_pixel_error, t->lod_band_rel = tmp.lod_band_rel;
+        return ORR_OK;
+    }
+    const char *why = NULL;
+    if (chain->level_count < 1 || chain->level_count > ORR_LOD_MAX_LEVELS)
+        why = "the chain needs 1 to 8 levels";
+    else if (t->lod_source)
+        why = "the mesh is a LOD partner";
+    else if (t->lod_level_count)
+        why = "the mesh already has LOD levels (clear them first)";
+    for (uint32_t k = 0; !why && k < chain->level_count; k++)
+        if (!isfinite(chain->error[k]) || chain->error[k] < 0) why = "a level's error is not finite and >= 0";
+    if (why) {
+        orri_misuse(s->ctx, ORR_MSG_BAD_STATE, "%s: mesh '%s': %s", what, n->label, why);
+        return ORR_ERROR_INVALID_ARGUMENT;
+    }
+    orri_thin_instances tmp = {0};
+    if (!chain_settings(s, &tmp, desc, what) || !check_setup(s, n, t, what)) return ORR_ERROR_INVALID_ARGUMENT;
+    /* The level meshes: children of the mesh (the same world), its material,
+     * an empty thin state (they draw only the source's buckets). */
+    uint32_t ids[ORRI_LOD_PARTNERS] = {0}, made = 0;
+    orr_result r = ORR_OK;
+    char label[96], base[64];
+    snprintf(base, sizeof base, "%s", n->label); /* creation may move the node pool */
+    uint32_t material = n->u.mesh.material;
+    for (uint32_t k = 1; k < chain->level_count && r == ORR_OK; k++) {
+        snprintf(label, sizeof label, "%s lod %u", base, k);
+        orr_mesh m = orr_mesh_create(
+            s, &(orr_mesh_desc){
+                   .geometry = &chain->levels[k], .material = {material}, .parent = {mesh.id}, .label = label});
+        if (!m.id) {
+            r = orri_fail(s->ctx, ORR_ERROR_INVALID_ARGUMENT, "%s: level %u of mesh '%s' could not be created", what, k,
+                          base);
+            break;
+        }
+        ids[made++] = m.id;
+        r = orr_instances_set(s, m, NULL, 0);
+    }
+    t = orri_thin_of(orri_pool_get(&s->nodes, mesh.id)); /* creation may move the pool */
+    if (r != ORR_OK || !t) {                             /* nothing half-built */
+        for (uint32_t k = 0; k < made; k++) orr_mesh_destroy(s, (orr_mesh){ids[k]});
+        return r != ORR_OK ? r : ORR_ERROR_INVALID_HANDLE;
+    }
+    for (uint32_t k = 0; k < made; k++) {
+        orri_thin_instances *lt = orri_thin_of(orri_pool_get(&s->nodes, ids[k]));
+        lt->lod_source = mesh.id, lt->lod_segment = k;
+        lt->lod_version = orri_scene_next_version(s);
+    }
+    memcpy(t->lod_levels, ids, sizeof ids);
+    t->lod_level_count = made, t->lod_chain = true;
+    for (uint32_t k = 0; k <= ORRI_LOD_PARTNERS; k++) t->lod_errors[k] = k < chain->level_count ? chain->error[k] : 0;
+    t->lod_errors[0] = 0;
+    t->lod_max_pixel_error = tmp.lod_max_pixel_error, t->lod_band_rel = tmp.lod_band_rel;
+    t->lod_version = orri_scene_next_version(s);
+    s->structure_version = orri_scene_next_version(s);
+    return ORR_OK;
+}
+
+void orr_instances_clear_lod_chain(orr_scene *s, orr_mesh mesh) {
+    orri_thin_instances *t = need_thin(s, mesh, NULL, "orr_instances_clear_lod_chain");
+    if (t && t->lod_chain) lod_detach(s, t);
+}
+
+orr_mesh orr_instances_get_lod_level(const orr_scene *s, orr_mesh mesh, uint32_t level) {
+    orri_thin_instances *t = need_thin(s, mesh, NULL, "orr_instances_get_lod_level");
+    if (!t) return (orr_mesh){0};
+    if (level == 0) return mesh;
+    return level <= t->lod_level_count ? (orr_mesh){t->lod_levels[level - 1]} : (orr_mesh){0};
 }
 
 /* ---- planetary instances ------------------------------------------------------------ */

@@ -70,6 +70,9 @@ typedef struct orri_thin_dirty {
     uint32_t lo, hi; /* union [lo, hi) of everything marked; lo == hi: clean */
 } orri_thin_dirty;
 
+/* LOD partners of one source: levels 1 .. ORR_LOD_MAX_LEVELS − 1. */
+#define ORRI_LOD_PARTNERS 7u
+
 typedef struct orri_thin_instances {
     float *matrices; /* capacity × 16, column-major, local to the mesh */
     float *colors;   /* capacity × 4 RGBA, NULL until a colour is set */
@@ -87,11 +90,18 @@ typedef struct orri_thin_instances {
     bool occlusion_culling; /* two-phase occlusion culling (implies gpu_culling) */
     bool dynamic_draw_count;
     bool world_bounds;
-    /* distance LOD pairing (seeds/003 "Distance LOD Pairing"): node ids */
-    uint32_t lod_partner; /* on the full-detail source: the partner mesh */
-    uint32_t lod_source;  /* on the partner: its source mesh */
-    double lod_distance, lod_band;
-    uint64_t lod_version; /* pairing changes (structural) */
+    /* Levels of detail (node ids): a distance LOD pair (seeds/003 "Distance
+     * LOD Pairing", one partner) or a chain of up to 8 levels chosen by
+     * projected error (decision 62; levels 1.. are partner meshes). */
+    uint32_t lod_levels[ORRI_LOD_PARTNERS];   /* on the source: the partner of level k + 1 */
+    uint32_t lod_level_count;                 /* partners (0: no LOD) */
+    uint32_t lod_source;                      /* on a partner: its source mesh */
+    uint32_t lod_segment;                     /* on a partner: its level − 1 (far-bucket segment) */
+    double lod_distance, lod_band;            /* pair: switch distance, absolute dither band */
+    bool lod_chain;                           /* chain: partners owned (created by orr_instances_set_lod_chain) */
+    double lod_errors[ORRI_LOD_PARTNERS + 1]; /* chain: each level's error, in the mesh's units */
+    double lod_max_pixel_error, lod_band_rel; /* chain: threshold (pixels), relative dither band */
+    uint64_t lod_version;                     /* pairing changes (structural) */
     /* planetary instances: float64 positions (capacity × 3) in the mesh's
      * frame, added to each matrix's translation; uploaded as double-single
      * pairs and made eye-relative by the culling pass. NULL when unused. */

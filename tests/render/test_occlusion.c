@@ -92,7 +92,8 @@ static uint32_t drawn(orr_engine *e, orr_scene *s, orr_mesh mesh) {
     const VkDrawIndexedIndirectCommand *args = sg->slots[slot].indirect.mapped;
     for (uint32_t i = 0; i < sg->draw_count; i++)
         if (sg->draws[i].node == mesh.id)
-            return args[i].instanceCount + (sg->draws[i].lod_to >= 0 ? args[sg->draws[i].lod_to].instanceCount : 0);
+            return args[i].instanceCount +
+                   (sg->draws[i].lod_to[0] >= 0 ? args[sg->draws[i].lod_to[0]].instanceCount : 0);
     return UINT32_MAX;
 }
 
