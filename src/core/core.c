@@ -2,9 +2,12 @@
  * Invariant: every library allocation goes through an orr_allocator resolved
  * here (one exception: cJSON's parse tree of a .env manifest, decisions 25);
  * the library never aborts on a runtime failure. */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "core/core_int.h"
 
@@ -29,6 +32,25 @@ orr_allocator orri_allocator_resolve(const orr_allocator *a) {
 void *orri_alloc(const orr_allocator *a, size_t size) {
     void *p = a->alloc(size ? size : 1, a->user);
     if (p) memset(p, 0, size ? size : 1);
+    return p;
+}
+
+void *orri_alloc_lines(const orr_allocator *a, size_t size, void **raw) {
+    enum { LINE = 64, HUGE_PAGE = 2u << 20 };
+    size = size ? size : 1;
+    *raw = size <= SIZE_MAX - LINE ? a->alloc(size + LINE, a->user) : NULL;
+    if (!*raw) return NULL;
+    uint8_t *p = (uint8_t *)(((uintptr_t)*raw + LINE - 1) & ~(uintptr_t)(LINE - 1));
+#ifdef MADV_HUGEPAGE
+    /* Only the C library's blocks: a user allocator's pages are its own. Advice
+     * before the first touch, so the zeroing below faults huge pages in. */
+    if (a->alloc == def_alloc && size >= 2 * (size_t)HUGE_PAGE) {
+        uintptr_t b = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+        uintptr_t e = ((uintptr_t)p + size) & ~(uintptr_t)(HUGE_PAGE - 1);
+        if (e > b) (void)madvise((void *)b, e - b, MADV_HUGEPAGE); /* advice: failure changes nothing */
+    }
+#endif
+    memset(p, 0, size);
     return p;
 }
 

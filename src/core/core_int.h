@@ -21,6 +21,11 @@ typedef struct orri_ctx {
 void orri_ctx_init(orri_ctx *ctx, const orr_allocator *a, const orr_logger *l);
 void *orri_alloc(const orr_allocator *a, size_t size); /* zeroed */
 void *orri_realloc(const orr_allocator *a, void *p, size_t size);
+/* A zeroed block whose start is 64-byte aligned, so 64-byte rows sit on one
+ * cache line each; *raw is what orri_free takes. Blocks of 4 MiB and more from
+ * the C library's allocator are advised as transparent huge pages (random rows
+ * of a large array otherwise miss the TLB on nearly every access). */
+void *orri_alloc_lines(const orr_allocator *a, size_t size, void **raw);
 void orri_free(const orr_allocator *a, void *p);
 /* Resolve an allocator: NULL or all-zero → the C library's. */
 orr_allocator orri_allocator_resolve(const orr_allocator *a);

@@ -244,9 +244,12 @@ static void fill_colors(float *colors, uint32_t b, uint32_t e) {
 /* Grows every array to `cap` (> capacity). Nothing changes on failure. */
 static orr_result grow(orr_scene *s, orri_thin_instances *t, uint32_t cap, const char *what) {
     const orr_allocator *a = &s->ctx->allocator;
-    float *m = orri_realloc(a, t->matrices, (size_t)cap * 16 * sizeof(float));
+    void *block;
+    float *m = orri_alloc_lines(a, (size_t)cap * 16 * sizeof(float), &block);
     if (!m) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: growing to %u instances", what, cap);
-    t->matrices = m;
+    memcpy(m, t->matrices, (size_t)t->capacity * 16 * sizeof(float));
+    orri_free(a, t->matrices_block);
+    t->matrices = m, t->matrices_block = block;
     if (t->colors) {
         float *c = orri_realloc(a, t->colors, (size_t)cap * 4 * sizeof(float));
         if (!c) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: growing colours to %u", what, cap);
@@ -259,7 +262,6 @@ static orr_result grow(orr_scene *s, orri_thin_instances *t, uint32_t cap, const
         t->positions = p;
         memset(p + (size_t)t->capacity * 3, 0, (size_t)(cap - t->capacity) * 3 * sizeof(double));
     }
-    memset(t->matrices + (size_t)t->capacity * 16, 0, (size_t)(cap - t->capacity) * 16 * sizeof(float));
     for (int i = 0; i < ORRI_THIN_STREAMS; i++) { /* bitmaps are re-made at the new size */
         orri_free(a, t->dirty[i].bits);
         t->dirty[i].bits = NULL;
@@ -281,7 +283,7 @@ static orr_result ensure_thin(orr_scene *s, orri_node *n, uint32_t cap, orri_thi
     const orr_allocator *a = &s->ctx->allocator;
     orri_thin_instances *t = orri_alloc(a, sizeof *t);
     if (!t) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: thin-instance state", what);
-    t->matrices = orri_alloc(a, (size_t)cap * 16 * sizeof(float));
+    t->matrices = orri_alloc_lines(a, (size_t)cap * 16 * sizeof(float), &t->matrices_block);
     if (!t->matrices) {
         orri_free(a, t);
         return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "%s: %u instance matrices", what, cap);
@@ -331,7 +333,7 @@ void orri_thin_release(orr_scene *s, orri_node *n) {
     const orr_allocator *a = &s->ctx->allocator;
     if (t->render_state_release) t->render_state_release(s, t);
     for (int i = 0; i < ORRI_THIN_STREAMS; i++) dirty_free(a, &t->dirty[i]);
-    orri_free(a, t->matrices);
+    orri_free(a, t->matrices_block);
     orri_free(a, t->colors);
     orri_free(a, t->positions);
     orri_free(a, t);

@@ -74,7 +74,8 @@ typedef struct orri_thin_dirty {
 #define ORRI_LOD_PARTNERS 7u
 
 typedef struct orri_thin_instances {
-    float *matrices; /* capacity × 16, column-major, local to the mesh */
+    float *matrices; /* capacity × 16, column-major, local to the mesh; 64-byte aligned rows */
+    void *matrices_block; /* what orri_alloc_lines returned, to free (decision 66) */
     float *colors;   /* capacity × 4 RGBA, NULL until a colour is set */
     uint32_t count;  /* active instances */
     uint32_t capacity;

@@ -134,6 +134,8 @@ TEST(growth_doubles_from_16_and_keeps_data) {
     CHECK(orr_instances_get_matrix(f.scene, f.mesh, 16).m[12] == 100.0f);
     CHECK(orr_instances_get_matrix(f.scene, f.mesh, 32).m[12] == 132.0f);
     CHECK(orr_instances_get_matrix(f.scene, f.mesh, 32).m[15] == 1.0f);
+    /* rows on whole cache lines after growing too (decision 66) */
+    CHECK((uintptr_t)orr_instances_get_matrices(f.scene, f.mesh) % 64 == 0);
     /* slots past the count are parked (zero) */
     CHECK(orri_thin_is_parked(orr_instances_get_matrices(f.scene, f.mesh) + 40 * 16));
     CHECK(log_errors == 0);
