@@ -14,7 +14,7 @@
  * The viewport is tiny (64×36, MSAA 1): this is the CPU cost of the render
  * call, not of drawing.
  *
- *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still]
+ *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still | --camera]
  *
  * Defaults: 10^4 and 10^5 meshes, 10 frames, 3 warm-up frames.
  * Output: a table, then lines `BENCH name value unit`. */
@@ -38,6 +38,7 @@ static int cmp(const void *a, const void *b) {
 }
 
 static double median(double *v, int n) {
+    if (n <= 0) return NAN;
     qsort(v, n, sizeof *v, cmp);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
@@ -92,8 +93,20 @@ static city make_city(orr_engine *e, uint32_t n) {
     return c;
 }
 
-static double run_case(orr_engine *e, city *c, int which, int warm, int frames) {
-    double *t = malloc(sizeof(double) * frames);
+typedef struct result {
+    double cpu_ms, gpu_ms, wall_ms; /* medians: render-call CPU, GPU render pass; wall per frame */
+} result;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static result run_case(orr_engine *e, city *c, int which, int warm, int frames) {
+    double *t = malloc(sizeof(double) * frames * 2), *g = t + frames, w0 = 0;
+    int ng = 0;
+    uint64_t last = ORR_FRAME_NONE;
     double ext = c->side * 3.0;
     for (int f = -warm; f < frames; f++) {
         uint32_t i = (uint32_t)(f + warm) * 7919u % c->n;
@@ -114,21 +127,27 @@ static double run_case(orr_engine *e, city *c, int which, int warm, int frames) 
             orr_node_set_position(c->s, orr_camera_node(c->cam),
                                   (orr_dvec3){ext * 0.6 * sin(a), ext * 0.6, -ext * 0.6 * cos(a)});
         }
+        if (f == 0) w0 = now_ms();
         double c0 = thread_ms();
         if (orr_engine_render(e, c->s) != ORR_OK) die("render", e);
         double c1 = thread_ms();
-        if (f >= 0) t[f] = c1 - c0;
+        if (f < 0) continue;
+        t[f] = c1 - c0;
+        orr_stats st = orr_query_stats(e);
+        if (st.gpu_timed_frame != ORR_FRAME_NONE && st.gpu_timed_frame != last) g[ng++] = st.gpu_render_ms;
+        last = st.gpu_timed_frame;
     }
-    double m = median(t, frames);
+    orr_engine_wait_idle(e);
+    result r = {median(t, frames), ng ? median(g, ng) : NAN, (now_ms() - w0) / frames};
     free(t);
-    return m;
+    return r;
 }
 
 int main(int argc, char **argv) {
     uint32_t sizes[2] = {10000, 100000};
     int count = 2;
     int frames = 10, warm = 3;
-    bool only_still = false; /* --still: the still case only (profiling) */
+    int only = -1; /* --still / --camera: that case only (profiling) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             char *end;
@@ -142,38 +161,49 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--warm") && i + 1 < argc)
             warm = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--still"))
-            only_still = true;
+            only = STILL;
+        else if (!strcmp(argv[i], "--camera"))
+            only = CAMERA_MOVES;
         else {
-            fprintf(stderr, "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still]\n");
+            fprintf(stderr, "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still | --camera]\n");
             return 2;
         }
     }
     orr_engine *e;
-    if (orr_engine_create(&(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2}, &e) !=
+    if (orr_engine_create(&(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2, .gpu_timing = true}, &e) !=
         ORR_OK)
         die("engine", NULL);
     printf("# bench_meshes: %d frames, %d warm-up, device %s\n\n", frames, warm, orr_engine_device_info(e).name);
     printf(
         "| meshes | still ms/frame | one moves ms/frame | 1%% move ms/frame | camera moves ms/frame | records (still) "
         "|\n|---|---|---|---|---|---|\n");
-    char lines[2][CASES][96];
+    char lines[2][CASES][96], gpu_lines[2][160];
     for (int k = 0; k < count; k++) {
         city c = make_city(e, sizes[k]);
         double ms[CASES];
+        result res[CASES];
         uint32_t records = 0;
         for (int w = 0; w < CASES; w++) {
-            ms[w] = w == STILL || !only_still ? run_case(e, &c, w, warm, frames) : NAN;
+            res[w] = only < 0 || w == only ? run_case(e, &c, w, warm, frames) : (result){NAN, NAN, NAN};
+            ms[w] = res[w].cpu_ms;
             if (w == STILL) records = orr_query_stats(e).records;
             snprintf(lines[k][w], sizeof lines[k][w], "BENCH meshes_%u_%s_cpu_ms %.4f ms\n", sizes[k], case_name[w],
                      ms[w]);
         }
         printf("| %u | %.3f | %.3f | %.3f | %.3f | %u |\n", sizes[k], ms[STILL], ms[ONE_MOVES], ms[PERCENT_MOVE],
                ms[CAMERA_MOVES], records);
+        snprintf(gpu_lines[k], sizeof gpu_lines[k], "| %u | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f |\n",
+                 sizes[k], res[STILL].gpu_ms, res[STILL].wall_ms, res[ONE_MOVES].gpu_ms, res[ONE_MOVES].wall_ms,
+                 res[PERCENT_MOVE].gpu_ms, res[PERCENT_MOVE].wall_ms, res[CAMERA_MOVES].gpu_ms,
+                 res[CAMERA_MOVES].wall_ms);
         fflush(stdout);
         orr_engine_wait_idle(e);
         orr_scene_destroy(c.s);
         free(c.meshes);
     }
+    printf("\nGPU render pass ms / wall ms per frame (medians; wall = the case's frames over their count):\n\n"
+           "| meshes | still | one moves | 1%% move | camera moves |\n|---|---|---|---|---|\n");
+    for (int k = 0; k < count; k++) fputs(gpu_lines[k], stdout);
     printf("\n");
     for (int k = 0; k < count; k++)
         for (int w = 0; w < CASES; w++) fputs(lines[k][w], stdout);
