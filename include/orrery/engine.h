@@ -158,7 +158,10 @@ typedef struct orr_stats {
     /* With orr_engine_desc.gpu_timing: GPU milliseconds of the most recent
      * frame whose results are available (that frame is `gpu_timed_frame`). */
     double gpu_cull_ms;   /* uploads + thin-instance culling pass + morph and skin pre-pass */
-    double gpu_render_ms; /* the render pass (all draws) */
+    double gpu_render_ms; /* the render pass (all draws), gpu_plugins_ms included */
+    /* Of gpu_render_ms: the render plugins' passes recorded before the draws
+     * (shadow generators: their light culling and every map layer). */
+    double gpu_plugins_ms;
     uint64_t gpu_timed_frame;
 } orr_stats;
 #define ORR_FRAME_NONE UINT64_MAX

@@ -110,7 +110,7 @@ typedef struct orri_frame {
     uint64_t timing_serial; /* frame number the timestamps were written for, 0 = none */
 } orri_frame;
 
-#define ORRI_TIMESTAMPS 3
+#define ORRI_TIMESTAMPS 4 /* frame start, pre-pass end, plugin passes end, frame end */
 
 /* The intervals between a frame's timestamps, of the latest frame whose
  * results were available when its slot was reused. */

@@ -261,9 +261,10 @@ orr_result orr_engine_render(orr_engine *e, orr_scene *s) {
     VkCommandBuffer cmd;
     orr_result r = orri_frame_begin(&e->gpu, &cmd);
     if (r != ORR_OK) return r;
-    if (e->gpu.timing.frame) { /* GPU timing: cull, then render */
+    if (e->gpu.timing.frame) { /* GPU timing: cull, then plugin passes + render */
         e->stats.gpu_cull_ms = e->gpu.timing.ms[0];
-        e->stats.gpu_render_ms = e->gpu.timing.ms[1];
+        e->stats.gpu_plugins_ms = e->gpu.timing.ms[1];
+        e->stats.gpu_render_ms = e->gpu.timing.ms[1] + e->gpu.timing.ms[2];
         e->stats.gpu_timed_frame = e->gpu.timing.frame;
     }
     if (e->scatter_pool[e->gpu.frame_index])

@@ -279,10 +279,11 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     r = orri_prepare_passes(e, sg, s, sl, slot_index);
     if (r == ORR_OK) r = run_plugins(e, sg, s, &fv, slot_index, cmd);
     if (r != ORR_OK) return r;
+    orri_frame_timestamp(&e->gpu, cmd, 2, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT); /* shadow maps done */
     orri_cmd_label_begin(&e->gpu, cmd, s->label);
     r = execute_passes(e, sg, s, sl, slot_index, &fv, cmd);
     if (r != ORR_OK) return r;
-    orri_frame_timestamp(&e->gpu, cmd, 2, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    orri_frame_timestamp(&e->gpu, cmd, 3, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     orri_cmd_label_end(&e->gpu, cmd);
     e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     e->stats.draws = sg->draw_count;

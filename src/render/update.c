@@ -160,6 +160,17 @@ static void pack_object(orr_engine *e, const orri_view *fv, orr_scene *s, const 
     o->flags = (orri_uvec4){f, 0, 0, 0};
 }
 
+/* A shader-material draw's object row holds its world and normal matrix
+ * only: shadow generators draw it as a caster through their own depth shader
+ * (Babylon.js's default for ShaderMaterial casters, decision 65), and that
+ * shader and the light culling read the world from the objects buffer. */
+static void pack_caster_world(orr_engine *e, const orri_view *fv, const orr_dmat4 *world, orr_cell3 cell,
+                              orri_gpu_object *o) {
+    *o = (orri_gpu_object){0};
+    o->world = orri_eye_world_f32(e, fv, world, cell);
+    o->normal_matrix = orr_dmat4_to_f32(orr_dmat4_normal_matrix(*world));
+}
+
 /* System uniforms of a shader material: all from one float64 world and one
  * float64 view, so world, worldView and worldViewProjection stay in one frame. */
 static void pack_system(const orr_engine *e, const orri_view *fv, const orr_dmat4 *world_in, orr_cell3 cell,
@@ -411,8 +422,9 @@ static void upload_draw(orr_engine *e, orri_slot *sl, const orri_view *fv, orr_s
     orri_gpu_object *object = (orri_gpu_object *)sl->objects.mapped + i;
     if (d->shader) {
         pack_system(e, fv, world, cell, sys);
+        pack_caster_world(e, fv, world, cell, object);
         pack_user(m->shader, sys + ORRI_SYS_BLOCK);
-        e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size;
+        e->gpu.bytes_uploaded += ORRI_SYS_BLOCK + m->shader->user_block_size + sizeof(orri_gpu_object);
     } else if (only_camera) {
         orr_vec4f p = orri_pack_position(t_up, 1);
         object->world.m[12] = p.x, object->world.m[13] = p.y, object->world.m[14] = p.z;

@@ -6,8 +6,11 @@
  * slot, eye-relative under floating origin), their vertex streams (deformed
  * ones included) and, for thin instances, every instance of the stable
  * matrix buffer, culled per draw by bounding sphere against the layer's clip
- * planes (shadow_pass.c computes the spheres). Shader-material draws do not
- * cast (their per-draw world is not in the objects buffer).
+ * planes (shadow_pass.c computes the spheres). Shader-material draws cast by
+ * their geometry through this depth shader (Babylon.js's default: the custom
+ * material is ignored but for its world; the renderer writes their world
+ * into the objects buffer too, decision 65); a blended one only with
+ * transparency_shadow, as any blended caster.
  *
  * Transparency (Babylon.js _renderForShadowMap and isReady): a blended draw
  * casts only when the generator's transparency_shadow is on; a caster whose
@@ -29,7 +32,7 @@ static int caster_of(const orr_shadow_generator *g, uint32_t id) {
 }
 
 bool orri_shadow_casts(const orr_shadow_generator *g, const orri_draw *d) {
-    if (d->shader || d->planet || d->lod_from >= 0 || (d->transparent && !g->desc.transparency_shadow)) return false;
+    if (d->planet || d->lod_from >= 0 || (d->transparent && !g->desc.transparency_shadow)) return false;
     return caster_of(g, d->node) >= 0;
 }
 

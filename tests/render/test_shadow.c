@@ -582,6 +582,94 @@ TEST(shadow_instances_culled_per_cascade) {
     orr_test_mirror_disabled = false;
 }
 
+/* Shader-material casters (decision 65, Babylon.js's default): a caster with a
+ * shader material casts by its geometry through the generator's own depth
+ * shader, so its shadow equals the same geometry's under a standard
+ * material; a shader-material mesh that is not a caster casts nothing. The
+ * casters hang above the top-down camera (out of its view), so the images
+ * differ only where shadows fall. A plain mesh and a thin-instanced one (its
+ * instances culled per light layer) are checked. */
+static const char *CASTER_VS =
+    "void main() { gl_Position = viewProjection * getFinalWorld() * vec4(position, 1.0); }\n";
+static const char *CASTER_FS = "layout(location = 0) out vec4 fragColor;\n"
+                               "void main() { fragColor = vec4(1.0, 0.0, 1.0, 1.0); }\n";
+
+static uint32_t darker_pixels(const orr_image8 *lit, const orr_image8 *img) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < lit->width * lit->height; i++) {
+        int a = lit->rgb[3 * i] + lit->rgb[3 * i + 1] + lit->rgb[3 * i + 2];
+        int b = img->rgb[3 * i] + img->rgb[3 * i + 1] + img->rgb[3 * i + 2];
+        n += a - b > 24;
+    }
+    return n;
+}
+
+TEST(shadow_shader_material_casters) {
+    orr_test_mirror_disabled = true;
+    orr_engine *big = engine;
+    engine = orr_test_engine(160, 120, 1);
+    orr_scene *s;
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1)}, &s);
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
+                                          .direction = {0, 1, 0},
+                                          .intensity = ORR_F64(0.25),
+                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_light sun = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                                          .position = {4, 24, 2},
+                                                          .direction = {-0.2, -1, -0.1},
+                                                          .intensity = ORR_F64(0.9),
+                                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = -1.57, .beta = 0.01, .radius = 12, .target = {0, 0, 0}, .fov = 0.8, .near = 0.5, .far = 100});
+    orr_material std = orr_standard_material_create(s, &(orr_standard_material_desc){.label = "standard"});
+    orr_material shader = orr_shader_material_create(
+        s, &(orr_shader_material_desc){
+               .vertex_source = CASTER_VS, .fragment_source = CASTER_FS, .thin_instances = true, .label = "magenta"});
+    REQUIRE(shader.id != 0);
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 30, .height = 30}, NULL, &g);
+    orr_mesh ground = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g);
+    orr_mesh plain = mesh_of(s, &g, std, (orr_dvec3){2.5, 16, 2});
+    orr_geometry_build_box(&(orr_box_desc){.width = 1, .height = 1, .depth = 2}, NULL, &g);
+    orr_mesh thin = mesh_of(s, &g, std, (orr_dvec3){2.5, 15, -1});
+    CHECK(orr_instances_add(s, thin, orr_dmat4_to_f32(orr_dmat4_identity()), NULL) == ORR_OK);
+    CHECK(orr_instances_add(s, thin, orr_dmat4_to_f32(orr_dmat4_translation((orr_dvec3){-3, 0.5, -1})), NULL) ==
+          ORR_OK);
+    orr_shadow_set_receiver(s, ground, true);
+    orr_shadow_generator *gen;
+    REQUIRE(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.map_size = 512}, &gen) == ORR_OK);
+    orr_shadow_add_caster(gen, plain);
+    orr_shadow_add_caster(gen, thin);
+    orr_image8 standard, custom, not_cast, lit;
+    REQUIRE(render_save(s, "shadow-shader-caster-std.png", &standard));
+    orr_mesh_set_material(s, plain, shader);
+    orr_mesh_set_material(s, thin, shader);
+    REQUIRE(render_save(s, "shadow-shader-caster.png", &custom));
+    orr_shadow_remove_caster(gen, plain);
+    orr_shadow_remove_caster(gen, thin);
+    REQUIRE(render_save(s, "shadow-shader-not-caster.png", &not_cast));
+    orr_mesh_set_material(s, plain, std);
+    orr_mesh_set_material(s, thin, std);
+    REQUIRE(render_save(s, "shadow-shader-lit.png", &lit));
+    uint32_t shadowed = darker_pixels(&lit, &standard), shadowed_custom = darker_pixels(&lit, &custom);
+    orr_diff same = orr_test_compare(&standard, &custom), none = orr_test_compare(&not_cast, &lit);
+    printf("shader-material casters: %u shadowed ground pixels (standard casters %u), MAD %.4f max %d vs standard; "
+           "not in the caster list: MAD %.4f max %d vs no casters\n",
+           shadowed_custom, shadowed, same.mad, same.max, none.mad, none.max);
+    CHECK(shadowed > 400);                 /* the control: the standard casters' shadows are there */
+    CHECK(same.mad == 0 && same.max == 0); /* the same shadow through the generator's depth shader */
+    CHECK(shadowed_custom == shadowed);    /* (the same, counted) */
+    CHECK(none.mad == 0 && none.max == 0); /* not a caster: nothing cast */
+    orr_test_image_free(&standard), orr_test_image_free(&custom);
+    orr_test_image_free(&not_cast), orr_test_image_free(&lit);
+    orr_scene_destroy(s);
+    orr_engine_destroy(engine);
+    engine = big;
+    orr_test_mirror_disabled = false;
+}
+
 int main(int argc, char **argv) {
     orr_test_fail_on_validation();
     engine = orr_test_engine(640, 480, 4);
