@@ -323,8 +323,8 @@ static double try_simplify(level_try *t, size_t target, size_t prev, size_t *n, 
     double measured = INFINITY;
     float target_error = (float)t->max_error;
     for (int attempt = 0; attempt < 8 && measured > t->bound; attempt++, target_error *= 0.5f) {
-        *n = meshopt_simplify(t->dst, t->from, t->from_count, b->positions, b->vertex_count, 3 * sizeof(float),
-                              target, target_error, 0, NULL);
+        *n = meshopt_simplify(t->dst, t->from, t->from_count, b->positions, b->vertex_count, 3 * sizeof(float), target,
+                              target_error, 0, NULL);
         if (*n == 0 || (double)*n > 0.9 * (double)prev) break;
         measured = measure(t, *n, ok);
         if (!*ok) break;

@@ -412,19 +412,22 @@ TEST(lod_chain_out_of_memory_at_every_step_leaves_nothing) {
     g_countdown = -1;
     REQUIRE(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 16}, &a, &sphere) == ORR_OK);
     int base = g_live, failures = 0;
-    for (int n = 0; n < 400; n++) {
-        g_countdown = n;
-        orr_lod_chain c;
-        orr_result r = orr_geometry_build_lod_chain(&sphere, &(orr_lod_chain_desc){.allocator = &a}, &c);
-        if (r == ORR_OK) {
-            orr_lod_chain_free(&c);
-            break;
+    for (int sloppy = 0; sloppy < 2; sloppy++) /* the sloppy tail's scratch too (decision 64) */
+        for (int n = 0; n < 400; n++) {
+            g_countdown = n;
+            orr_lod_chain c;
+            orr_result r = orr_geometry_build_lod_chain(
+                &sphere, &(orr_lod_chain_desc){.allocator = &a, .max_error = sloppy ? 0.2 : 0, .sloppy_tail = sloppy},
+                &c);
+            if (r == ORR_OK) {
+                orr_lod_chain_free(&c);
+                break;
+            }
+            failures++;
+            CHECK(r == ORR_ERROR_OUT_OF_HOST_MEMORY);
+            CHECK(c.level_count == 0);
+            CHECK(g_live == base);
         }
-        failures++;
-        CHECK(r == ORR_ERROR_OUT_OF_HOST_MEMORY);
-        CHECK(c.level_count == 0);
-        CHECK(g_live == base);
-    }
     g_countdown = -1;
     printf("  %d failing allocation points, none leaked\n", failures);
     CHECK(failures > 5);
