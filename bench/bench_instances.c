@@ -40,12 +40,14 @@
  *     chain with the sloppy tail, + occlusion); instances and triangles drawn,
  *     GPU ms, fps, a RESULT line, and the image MAD between the chain with
  *     and without occlusion (ORR_BENCH_PNG=file saves the occlusion image).
+ *     --city-view F narrows the field of view until F (e.g. 0.1) of the
+ *     towers' bounding spheres are in the frustum (CPU count, bisection).
  *  4. CPU: a static scene of M instanced meshes (K thin instances each): the
  *     calling thread's CPU time per orr_engine_render (CLOCK_THREAD_CPUTIME_ID)
  *     and orr_stats.records / replays after warm-up.
  *
  *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy]
- *                     [--city N] [--cpu MxK] [--frames F] [--warm W] [--size WxH]
+ *                     [--city N] [--city-view F] [--cpu MxK] [--frames F] [--warm W] [--size WxH]
  *                     [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]
  * Full defaults: 10^5 and 10^6 instances, 1920×1080, MSAA 4, 150 frames per
  * block, culling field 10^6, CPU scene 1000 × 100. --quick (lavapipe):
@@ -74,7 +76,8 @@ typedef struct opts {
     uint32_t sizes[2];
     uint32_t cull_n;
     uint32_t lod_n, city_n;
-    bool sloppy; /* --sloppy: the lod mode's chain with decision 64's sloppy tail */
+    double city_view; /* --city-view F: fov narrowed to F of the towers in the frustum; 0: fov 0.8 */
+    bool sloppy;      /* --sloppy: the lod mode's chain with decision 64's sloppy tail */
     uint32_t cpu_meshes, cpu_inst;
     int frames, warm;
     uint32_t w, h, msaa;
@@ -973,10 +976,13 @@ static uint64_t triangles_drawn(orr_engine *e, const variant_setup *vs, const be
     return tri - ground; /* the ground is one instance of its own draw */
 }
 
-/* Builds the four scenes and runs them in interleaved blocks (twice). */
-static void run_variants(orr_engine *e, const opts *o, const variant_setup *vs, variant_runs *r) {
+static void make_variants(orr_engine *e, const variant_setup *vs, variant_runs *r) {
     memset(r, 0, sizeof *r);
     for (int v = 0; v < VARIANTS; v++) r->sc[v] = variant_scene(e, vs, v);
+}
+
+/* Runs the four scenes in interleaved blocks (twice). */
+static void run_variants(orr_engine *e, const opts *o, const variant_setup *vs, variant_runs *r) {
     for (int rep = 0; rep < 2; rep++)
         for (int v = 0; v < VARIANTS; v++) {
             add(&r->b[v], run_orrery(e, r->sc[v].s, o->warm, o->frames, NULL, NULL));
@@ -1031,6 +1037,7 @@ static void bench_lod(const opts *o) {
     /* Near the ground at one edge, looking across the field's centre. */
     variant_setup vs = {mats, n, &g, &chain, {0, 4, -extent * 0.5 - 2}, {0, 0, 0}, 1e5, NULL, diffuse};
     variant_runs r;
+    make_variants(e, &vs, &r);
     run_variants(e, o, &vs, &r);
     printf("\n## LOD: %u spheres (%u triangles; ", n, g.index_count / 3);
     print_chain(&chain);
@@ -1267,8 +1274,24 @@ static void bench_city(const opts *o) {
     orr_dvec3 target = {eye.x + 100, eye.y + 6, eye.z + 100};
     variant_setup vs = {mats, n, &g, &chain, eye, target, 3 * extent + 1000, &ground, {0.9, 0.9, 0.9}};
     variant_runs r;
+    make_variants(e, &vs, &r);
+    double aspect = (double)o->w / o->h, fov = 0.8;
+    if (o->city_view > 0) { /* --city-view F: narrow the field of view until F of the towers are in the frustum */
+        double lo = 0.01, hi = 0.8;
+        for (int it = 0; it < 30; it++) {
+            fov = 0.5 * (lo + hi);
+            orr_camera_set_fov(r.sc[1].s, r.sc[1].cam, fov);
+            double f = fraction_in_view(&r.sc[1], mats, n, aspect);
+            if (fabs(f - o->city_view) < 0.001) break;
+            if (f < o->city_view)
+                lo = fov;
+            else
+                hi = fov;
+        }
+        for (int v = 0; v < VARIANTS; v++) orr_camera_set_fov(r.sc[v].s, r.sc[v].cam, fov);
+    }
     run_variants(e, o, &vs, &r);
-    double in_view = fraction_in_view(&r.sc[1], mats, n, (double)o->w / o->h);
+    double in_view = fraction_in_view(&r.sc[1], mats, n, aspect);
     uint64_t differ = 0;
     double mad = frames_mad(e, r.sc[2].s, r.sc[3].s, o, &differ);
     if (getenv("ORR_BENCH_PNG")) { /* the occlusion variant, to look at */
@@ -1280,23 +1303,24 @@ static void bench_city(const opts *o) {
     printf(", errors");
     for (uint32_t k = 1; k < chain.level_count; k++) printf(" %.3g", chain.error[k]);
     printf(" of a unit tower) on %u x %u lots in blocks of %u x %u, a ground plane, camera 2 m up in a street "
-           "looking 45 deg across blocks, %.1f %% of the towers in the frustum, %ux%u, MSAA %u, %d frames x 2 "
+           "looking 45 deg across blocks, fov %.3f rad, %.1f %% of the towers in the frustum, %ux%u, MSAA %u, %d "
+           "frames x 2 "
            "blocks, device %s\n\n",
-           side, (n + side - 1) / side, CITY_LOTS, CITY_LOTS, in_view * 100, o->w, o->h, o->msaa, o->frames,
+           side, (n + side - 1) / side, CITY_LOTS, CITY_LOTS, fov, in_view * 100, o->w, o->h, o->msaa, o->frames,
            device_name);
     print_variants(&r, "city");
     printf("BENCH city_in_frustum_fraction %.4f x\nBENCH city_occl_vs_lod_mad %.4f x\n", in_view, mad);
     printf("\nocclusion check: frustum + LOD chain vs the same with occlusion: MAD %.4f (0..255), %llu of %u pixels "
            "differ\n",
            mad, (unsigned long long)differ, o->w * o->h);
-    printf(
-        "RESULT city %u towers, %.1f %% in the frustum: fps (GPU | wall) no culling %.1f | %.1f, frustum %.1f | %.1f, "
-        "frustum + LOD %.1f | %.1f, frustum + LOD + occlusion %.1f | %.1f (%llu drawn of %llu in the frustum, %llu "
-        "triangles); occlusion image MAD %.4f\n",
-        n, in_view * 100, 1e3 / gpu_ms(r.b[0]), 1e3 / ms_per_frame(r.b[0]), 1e3 / gpu_ms(r.b[1]),
-        1e3 / ms_per_frame(r.b[1]), 1e3 / gpu_ms(r.b[2]), 1e3 / ms_per_frame(r.b[2]), 1e3 / gpu_ms(r.b[3]),
-        1e3 / ms_per_frame(r.b[3]), (unsigned long long)r.vis[3], (unsigned long long)r.vis[1],
-        (unsigned long long)r.tri[3], mad);
+    printf("RESULT city %u towers, fov %.3f, %.1f %% in the frustum: fps (GPU | wall) no culling %.1f | %.1f, frustum "
+           "%.1f | %.1f, "
+           "frustum + LOD %.1f | %.1f, frustum + LOD + occlusion %.1f | %.1f (%llu drawn of %llu in the frustum, %llu "
+           "triangles); occlusion image MAD %.4f\n",
+           n, fov, in_view * 100, 1e3 / gpu_ms(r.b[0]), 1e3 / ms_per_frame(r.b[0]), 1e3 / gpu_ms(r.b[1]),
+           1e3 / ms_per_frame(r.b[1]), 1e3 / gpu_ms(r.b[2]), 1e3 / ms_per_frame(r.b[2]), 1e3 / gpu_ms(r.b[3]),
+           1e3 / ms_per_frame(r.b[3]), (unsigned long long)r.vis[3], (unsigned long long)r.vis[1],
+           (unsigned long long)r.tri[3], mad);
     destroy_variants(e, &r);
     orr_lod_chain_free(&chain);
     orr_geometry_free(&ground);
@@ -1310,8 +1334,8 @@ static void bench_city(const opts *o) {
 static int usage(FILE *f, const char *prog, const char *bad, int status) {
     if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
     fprintf(f,
-            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--city N] [--cpu MxK]\n"
-            "       [--frames F] [--warm W] [--size WxH] [--msaa 1|4]\n"
+            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--city N] [--city-view F]\n"
+            "       [--cpu MxK] [--frames F] [--warm W] [--size WxH] [--msaa 1|4]\n"
             "       [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]\n",
             prog);
     return status;
@@ -1355,6 +1379,8 @@ int main(int argc, char **argv) {
             ok = ok && sscanf(v, "%u%c", &o.lod_n, &tail) == 1 && o.lod_n;
         else if (!strcmp(a, "--city"))
             ok = ok && sscanf(v, "%u%c", &o.city_n, &tail) == 1 && o.city_n;
+        else if (!strcmp(a, "--city-view"))
+            ok = ok && sscanf(v, "%lf%c", &o.city_view, &tail) == 1 && o.city_view > 0 && o.city_view < 1;
         else if (!strcmp(a, "--cpu"))
             ok = ok && sscanf(v, "%ux%u%c", &o.cpu_meshes, &o.cpu_inst, &tail) == 2 && o.cpu_meshes && o.cpu_inst;
         else if (!strcmp(a, "--frames"))
