@@ -32,13 +32,23 @@
  *     with a generated LOD chain, camera near the ground: no culling,
  *     frustum culling (level 0 only), frustum + LOD chain (decision 62),
  *     and the chain with occlusion culling: triangles drawn and frame times.
+ *     --sloppy: the chain with decision 64's sloppy tail.
+ *  7. city: N towers of 1 082 triangles (--city N; 10^4) on a grid of
+ *     blocks and streets with a ground plane, random footprints, heights and
+ *     quarter turns, camera 2 m up in a street looking 45° across blocks:
+ *     the LOD benchmark's four variants (no culling, frustum, frustum + LOD
+ *     chain with the sloppy tail, + occlusion); instances and triangles drawn,
+ *     GPU ms, fps, a RESULT line, and the image MAD between the chain with
+ *     and without occlusion (ORR_BENCH_PNG=file saves the occlusion image).
+ *     --city-view F narrows the field of view until F (e.g. 0.1) of the
+ *     towers' bounding spheres are in the frustum (CPU count, bisection).
  *  4. CPU: a static scene of M instanced meshes (K thin instances each): the
  *     calling thread's CPU time per orr_engine_render (CLOCK_THREAD_CPUTIME_ID)
  *     and orr_stats.records / replays after warm-up.
  *
- *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--cpu MxK]
- *                     [--frames F] [--warm W] [--size WxH] [--msaa 1|4]
- *                     [--only throughput,cull,update,cpu,occlusion,lod] [--unlit]
+ *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy]
+ *                     [--city N] [--city-view F] [--cpu MxK] [--frames F] [--warm W] [--size WxH]
+ *                     [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]
  * Full defaults: 10^5 and 10^6 instances, 1920×1080, MSAA 4, 150 frames per
  * block, culling field 10^6, CPU scene 1000 × 100. --quick (lavapipe):
  * 10^4 and 10^5, 640×360, 8 frames per block, field 10^5, CPU scene 1000 × 10.
@@ -65,7 +75,9 @@ static const uint32_t baseline_frag_spv[] =
 typedef struct opts {
     uint32_t sizes[2];
     uint32_t cull_n;
-    uint32_t lod_n;
+    uint32_t lod_n, city_n;
+    double city_view; /* --city-view F: fov narrowed to F of the towers in the frustum; 0: fov 0.8 */
+    bool sloppy;      /* --sloppy: the lod mode's chain with decision 64's sloppy tail */
     uint32_t cpu_meshes, cpu_inst;
     int frames, warm;
     uint32_t w, h, msaa;
@@ -163,8 +175,9 @@ static void place_camera(bench_scene *b, orr_dvec3 pos, orr_dvec3 target, double
     orr_camera_set_clip(b->s, b->cam, near, far);
 }
 
-/* Fraction of instance bounding spheres inside the camera frustum (the GPU
- * culler's test, conservative: touching counts). */
+/* Fraction of instance bounding spheres (moved and scaled by each matrix)
+ * inside the camera frustum (the GPU culler's test, conservative: touching
+ * counts). */
 static double fraction_in_view(bench_scene *b, const float *mats, uint32_t n, double aspect) {
     orr_dmat4 vp =
         orr_dmat4_mul(orr_camera_get_projection_matrix(b->s, b->cam, aspect), orr_camera_get_view_matrix(b->s, b->cam));
@@ -173,7 +186,13 @@ static double fraction_in_view(bench_scene *b, const float *mats, uint32_t n, do
     uint32_t in = 0;
     for (uint32_t i = 0; i < n; i++) {
         const float *m = mats + (size_t)i * 16;
-        orr_dsphere sp = {{local.center.x + m[12], local.center.y + m[13], local.center.z + m[14]}, local.radius};
+        orr_dvec3 c = local.center;
+        double s2 = 0; /* the largest column's squared length: the radius's scale */
+        for (int k = 0; k < 3; k++)
+            s2 = fmax(s2, m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
+        orr_dsphere sp = {{m[0] * c.x + m[4] * c.y + m[8] * c.z + m[12], m[1] * c.x + m[5] * c.y + m[9] * c.z + m[13],
+                           m[2] * c.x + m[6] * c.y + m[10] * c.z + m[14]},
+                          local.radius * sqrt(s2)};
         in += orr_frustum_test_sphere(&f, sp);
     }
     return (double)in / n;
@@ -755,7 +774,13 @@ static double hidden_fraction(bench_scene *b, const float *mats, uint32_t n, dou
     uint32_t in = 0, hidden = 0;
     for (uint32_t i = 0; i < n; i++) {
         const float *m = mats + (size_t)i * 16;
-        orr_dsphere sp = {{local.center.x + m[12], local.center.y + m[13], local.center.z + m[14]}, local.radius};
+        orr_dvec3 c = local.center;
+        double s2 = 0; /* the largest column's squared length: the radius's scale */
+        for (int k = 0; k < 3; k++)
+            s2 = fmax(s2, m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
+        orr_dsphere sp = {{m[0] * c.x + m[4] * c.y + m[8] * c.z + m[12], m[1] * c.x + m[5] * c.y + m[9] * c.z + m[13],
+                           m[2] * c.x + m[6] * c.y + m[10] * c.z + m[14]},
+                          local.radius * sqrt(s2)};
         if (!orr_frustum_test_sphere(&f, sp)) continue;
         in++;
         bool all = true;
@@ -884,33 +909,120 @@ static void bench_cpu(const opts *o) {
 
 /* ---- 6. levels of detail ----------------------------------------------------------------------- */
 
-/* A dense ground field of N spheres (~1 300 triangles, 16 segments; a chain
- * from orr_geometry_build_lod_chain) seen from near the ground across the
- * field: every instance drawn at level 0 (no culling), frustum culling at
- * level 0, frustum culling with the LOD chain (decision 62, 1 pixel, band
- * 0.1), and the chain with occlusion culling too; interleaved blocks. */
-static bench_scene lod_scene(orr_engine *e, const float *mats, uint32_t n, int variant, const orr_geometry *g,
-                             const orr_lod_chain *chain, orr_dvec3 eye) {
+/* The four variants of the LOD and city benchmarks, on one instanced mesh
+ * with one LOD chain: every instance drawn at level 0 (no culling), frustum
+ * culling at level 0, frustum culling with the LOD chain (decision 62,
+ * 1 pixel, band 0.1), and the chain with occlusion culling too. */
+enum { VARIANTS = 4 };
+static const char *variant_names[VARIANTS] = {"no culling (level 0)", "frustum (level 0)", "frustum + LOD chain",
+                                              "frustum + LOD chain + occlusion"};
+static const char *variant_keys[VARIANTS] = {"none", "frustum", "lod", "lod_occl"};
+
+typedef struct variant_setup {
+    const float *mats;
+    uint32_t n;
+    const orr_geometry *g;
+    const orr_lod_chain *chain;
+    orr_dvec3 eye, target;
+    double far;
+    const orr_geometry *ground; /* a grey ground mesh under the instances, or NULL */
+    orr_color3 color;           /* of the instanced mesh's material */
+} variant_setup;
+
+typedef struct variant_runs {
+    bench_scene sc[VARIANTS];
+    block b[VARIANTS];
+    uint64_t vis[VARIANTS], tri[VARIANTS]; /* the instanced mesh's only (the ground not counted) */
+} variant_runs;
+
+static bench_scene variant_scene(orr_engine *e, const variant_setup *vs, int variant) {
     bench_scene b = {0};
     if (orr_scene_create(e, NULL, &b.s) != ORR_OK) die("scene", e);
     orr_light_create(b.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = light_dir});
-    orr_material m = orr_standard_material_create(b.s, &(orr_standard_material_desc){.diffuse = {true, diffuse}});
-    b.mesh = orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = g, .material = m});
-    if (orr_instances_set(b.s, b.mesh, mats, n) != ORR_OK) die("instances", e);
+    orr_material m = orr_standard_material_create(b.s, &(orr_standard_material_desc){.diffuse = {true, vs->color}});
+    b.mesh = orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = vs->g, .material = m});
+    if (orr_instances_set(b.s, b.mesh, vs->mats, vs->n) != ORR_OK) die("instances", e);
     if (variant == 3)
         orr_instances_enable_occlusion_culling(b.s, b.mesh, true);
     else
         orr_instances_enable_gpu_culling(b.s, b.mesh, variant > 0);
     if (variant >= 2 &&
-        orr_instances_set_lod_chain(b.s, b.mesh, chain,
+        orr_instances_set_lod_chain(b.s, b.mesh, vs->chain,
                                     &(orr_instances_lod_chain_desc){.max_pixel_error = 1, .band = 0.1}) != ORR_OK)
         die("LOD chain", e);
-    b.cam = orr_camera_create_free(
-        b.s,
-        &(orr_free_camera_desc){.position = eye, .target = ORR_DVEC3(0, 0, 0), .fov = 0.8, .near = 0.5, .far = 1e5});
+    if (vs->ground) {
+        orr_material gm = orr_standard_material_create(
+            b.s, &(orr_standard_material_desc){.diffuse = {true, {0.35, 0.36, 0.38}}, .label = "ground"});
+        orr_mesh_create(b.s, &(orr_mesh_desc){.geometry = vs->ground, .material = gm, .label = "ground"});
+    }
+    b.cam = orr_camera_create_free(b.s, &(orr_free_camera_desc){.position = vs->eye,
+                                                                .target = {true, vs->target},
+                                                                .fov = 0.8,
+                                                                .near = 0.5,
+                                                                .far = vs->far > 0 ? vs->far : 1e5});
     return b;
 }
 
+/* Triangles of the instanced mesh drawn in the last frame: per level, its
+ * GPU count × its triangles (the chain variants), or visible × level 0. */
+static uint64_t triangles_drawn(orr_engine *e, const variant_setup *vs, const bench_scene *sc, int variant,
+                                uint64_t vis) {
+    if (variant < 2) return vis * (vs->g->index_count / 3);
+    orri_scene_gpu *sg = sc->s->render_state;
+    uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
+    const VkDrawIndexedIndirectCommand *args = sg->slots[slot].indirect.mapped;
+    uint64_t tri = 0, ground = vs->ground ? vs->ground->index_count / 3 : 0;
+    for (uint32_t i = 0; i < sg->draw_count; i++) tri += (uint64_t)args[i].instanceCount * args[i].indexCount / 3;
+    return tri - ground; /* the ground is one instance of its own draw */
+}
+
+static void make_variants(orr_engine *e, const variant_setup *vs, variant_runs *r) {
+    memset(r, 0, sizeof *r);
+    for (int v = 0; v < VARIANTS; v++) r->sc[v] = variant_scene(e, vs, v);
+}
+
+/* Runs the four scenes in interleaved blocks (twice). */
+static void run_variants(orr_engine *e, const opts *o, const variant_setup *vs, variant_runs *r) {
+    for (int rep = 0; rep < 2; rep++)
+        for (int v = 0; v < VARIANTS; v++) {
+            add(&r->b[v], run_orrery(e, r->sc[v].s, o->warm, o->frames, NULL, NULL));
+            r->vis[v] = orr_query_stats(e).instances_visible - (vs->ground != NULL);
+            r->tri[v] = triangles_drawn(e, vs, &r->sc[v], v, r->vis[v]);
+        }
+}
+
+static double gpu_ms(block b) { return b.gpu_a_ms + b.gpu_b_ms; }
+
+/* The table, and BENCH lines named <prefix>_ms_<variant> and so on. */
+static void print_variants(const variant_runs *r, const char *prefix) {
+    printf("| variant | instances drawn | triangles drawn | ms/frame (wall) | GPU uploads + cull ms | GPU render ms | "
+           "GPU total ms | fps (GPU) |\n|---|---|---|---|---|---|---|---|\n");
+    for (int v = 0; v < VARIANTS; v++)
+        printf("| %s | %llu | %llu | %.3f | %.3f | %.3f | %.3f | %.1f |\n", variant_names[v],
+               (unsigned long long)r->vis[v], (unsigned long long)r->tri[v], ms_per_frame(r->b[v]), r->b[v].gpu_a_ms,
+               r->b[v].gpu_b_ms, gpu_ms(r->b[v]), 1e3 / gpu_ms(r->b[v]));
+    printf("\n");
+    for (int v = 0; v < VARIANTS; v++)
+        printf("BENCH %s_ms_%s %.4f ms\nBENCH %s_gpu_ms_%s %.4f ms\nBENCH %s_triangles_%s %llu n\n"
+               "BENCH %s_instances_%s %llu n\n",
+               prefix, variant_keys[v], ms_per_frame(r->b[v]), prefix, variant_keys[v], gpu_ms(r->b[v]), prefix,
+               variant_keys[v], (unsigned long long)r->tri[v], prefix, variant_keys[v], (unsigned long long)r->vis[v]);
+    printf("BENCH %s_speedup_vs_frustum %.3f x\n", prefix, ms_per_frame(r->b[1]) / ms_per_frame(r->b[2]));
+}
+
+static void print_chain(const orr_lod_chain *chain) {
+    printf("chain of %u levels:", chain->level_count);
+    for (uint32_t k = 0; k < chain->level_count; k++) printf(" %u", chain->triangles[k]);
+}
+
+static void destroy_variants(orr_engine *e, variant_runs *r) {
+    orr_engine_wait_idle(e);
+    for (int v = 0; v < VARIANTS; v++) orr_scene_destroy(r->sc[v].s);
+}
+
+/* A dense ground field of N spheres (~1 300 triangles, 16 segments; a chain
+ * from orr_geometry_build_lod_chain) seen from near the ground across the
+ * field: the four variants above. */
 static void bench_lod(const opts *o) {
     orr_engine *e = make_engine(o);
     double extent;
@@ -919,50 +1031,299 @@ static void bench_lod(const opts *o) {
     orr_geometry g;
     orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 16, .diameter = 1.6}, NULL, &g);
     orr_lod_chain chain;
-    if (orr_geometry_build_lod_chain(&g, &(orr_lod_chain_desc){.levels = 8, .max_error = 0.2}, &chain) != ORR_OK)
+    if (orr_geometry_build_lod_chain(&g, &(orr_lod_chain_desc){.levels = 8, .max_error = 0.2, .sloppy_tail = o->sloppy},
+                                     &chain) != ORR_OK)
         die("chain", e);
     /* Near the ground at one edge, looking across the field's centre. */
-    orr_dvec3 eye = {0, 4, -extent * 0.5 - 2};
-    static const char *names[4] = {"no culling (level 0)", "frustum (level 0)", "frustum + LOD chain",
-                                   "frustum + LOD chain + occlusion"};
-    bench_scene sc[4];
-    for (int v = 0; v < 4; v++) sc[v] = lod_scene(e, mats, n, v, &g, &chain, eye);
-    block b[4] = {{0}};
-    uint64_t vis[4] = {0}, tri[4] = {0};
-    for (int rep = 0; rep < 2; rep++)
-        for (int v = 0; v < 4; v++) {
-            add(&b[v], run_orrery(e, sc[v].s, o->warm, o->frames, NULL, NULL));
-            vis[v] = orr_query_stats(e).instances_visible;
-            if (v >= 2) { /* triangles drawn: per level, its count × its triangles (GPU counts, last frame) */
-                orri_scene_gpu *sg = sc[v].s->render_state;
-                uint32_t slot = (e->gpu.frame_index + e->gpu.frame_count - 1) % e->gpu.frame_count;
-                const VkDrawIndexedIndirectCommand *args = sg->slots[slot].indirect.mapped;
-                tri[v] = 0;
-                for (uint32_t i = 0; i < sg->draw_count; i++)
-                    tri[v] += (uint64_t)args[i].instanceCount * args[i].indexCount / 3;
-            } else {
-                tri[v] = vis[v] * (g.index_count / 3);
-            }
-        }
-    printf("\n## LOD: %u spheres (%u triangles; chain of %u levels:", n, g.index_count / 3, chain.level_count);
-    for (uint32_t k = 0; k < chain.level_count; k++) printf(" %u", chain.triangles[k]);
+    variant_setup vs = {mats, n, &g, &chain, {0, 4, -extent * 0.5 - 2}, {0, 0, 0}, 1e5, NULL, diffuse};
+    variant_runs r;
+    make_variants(e, &vs, &r);
+    run_variants(e, o, &vs, &r);
+    printf("\n## LOD: %u spheres (%u triangles; ", n, g.index_count / 3);
+    print_chain(&chain);
     printf(") on a dense ground field, camera near the ground, %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
            o->w, o->h, o->msaa, o->frames, device_name);
-    printf("| variant | instances drawn | triangles drawn | ms/frame (wall) | GPU uploads + cull ms | GPU render ms | "
-           "GPU total ms |\n|---|---|---|---|---|---|---|\n");
-    for (int v = 0; v < 4; v++)
-        printf("| %s | %llu | %llu | %.3f | %.3f | %.3f | %.3f |\n", names[v], (unsigned long long)vis[v],
-               (unsigned long long)tri[v], ms_per_frame(b[v]), b[v].gpu_a_ms, b[v].gpu_b_ms,
-               b[v].gpu_a_ms + b[v].gpu_b_ms);
-    static const char *keys[4] = {"none", "frustum", "lod", "lod_occl"};
-    printf("\n");
-    for (int v = 0; v < 4; v++)
-        printf("BENCH lod_ms_%s %.4f ms\nBENCH lod_triangles_%s %llu n\n", keys[v], ms_per_frame(b[v]), keys[v],
-               (unsigned long long)tri[v]);
-    printf("BENCH lod_speedup_vs_frustum %.3f x\n", ms_per_frame(b[1]) / ms_per_frame(b[2]));
-    orr_engine_wait_idle(e);
-    for (int v = 0; v < 4; v++) orr_scene_destroy(sc[v].s);
+    print_variants(&r, "lod");
+    destroy_variants(e, &r);
     orr_lod_chain_free(&chain);
+    orr_geometry_free(&g);
+    free(mats);
+    orr_engine_destroy(e);
+}
+
+/* ---- 7. a city: real occluders -------------------------------------------------------------- */
+
+/* A tower of unit footprint ([-0.5, 0.5]² in x and z, y from 0 to 1): on
+ * each side FLOORS × COLS window cells, each a frame of 4 quads around a
+ * window set back by WIN_DEPTH (4 reveal quads and the pane), plus a roof:
+ * 4 × 15 × 9 quads + 1 = 1 082 triangles. Flat shading, vertex colours
+ * (concrete, darker reveals, blue-grey panes). Instances scale it to size. */
+enum { FLOORS = 5, COLS = 3, CITY_QUADS = 4 * FLOORS * COLS * 9 + 1 };
+#define WIN_DEPTH 0.02
+
+typedef struct quad_builder {
+    orr_geometry *g;
+    uint32_t v, i;
+    bool ccw; /* the builders' front faces: (b − a) × (c − a) along the normal */
+} quad_builder;
+
+static void quad(quad_builder *q, const double p[4][3], const double nrm[3], const float rgb[3]) {
+    orr_geometry *g = q->g;
+    for (int k = 0; k < 4; k++) {
+        for (int a = 0; a < 3; a++) {
+            g->positions[3 * (q->v + k) + a] = (float)p[k][a];
+            g->normals[3 * (q->v + k) + a] = (float)nrm[a];
+            g->colors[4 * (q->v + k) + a] = rgb[a];
+        }
+        g->colors[4 * (q->v + k) + 3] = 1;
+    }
+    /* Each quad wound as the builders wind theirs, whatever order its corners came in. */
+    double u[3], w[3];
+    for (int a = 0; a < 3; a++) u[a] = p[1][a] - p[0][a], w[a] = p[2][a] - p[0][a];
+    double along = (u[1] * w[2] - u[2] * w[1]) * nrm[0] + (u[2] * w[0] - u[0] * w[2]) * nrm[1] +
+                   (u[0] * w[1] - u[1] * w[0]) * nrm[2];
+    static const uint32_t order[2][6] = {{0, 1, 2, 0, 2, 3}, {0, 2, 1, 0, 3, 2}};
+    for (int k = 0; k < 6; k++) g->indices[q->i++] = q->v + order[(along > 0) != q->ccw][k];
+    q->v += 4;
+}
+
+/* Whether the builders' triangles have (b − a) × (c − a) along their
+ * normal: the first triangle of a box says. */
+static bool builders_wind_ccw(void) {
+    orr_geometry b;
+    orr_geometry_build_box(NULL, NULL, &b);
+    double p[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int a = 0; a < 3; a++) p[k][a] = b.positions[3 * b.indices[k] + a];
+    double u[3] = {p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]};
+    double w[3] = {p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]};
+    double c[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+    double dn = c[0] * b.normals[0] + c[1] * b.normals[1] + c[2] * b.normals[2];
+    orr_geometry_free(&b);
+    return dn > 0;
+}
+
+/* A point on a side: origin o, along u (0..1), up v (0..1), set back by depth along −n. */
+static void side_point(const double o[3], const double u[3], const double n[3], double a, double b, double depth,
+                       double out[3]) {
+    for (int k = 0; k < 3; k++) out[k] = o[k] + u[k] * a + (k == 1 ? b : 0) - n[k] * depth;
+}
+
+static void window_cell(quad_builder *q, const double o[3], const double u[3], const double n[3], double u0, double u1,
+                        double v0, double v1) {
+    static const float concrete[3] = {0.78f, 0.74f, 0.68f}, reveal[3] = {0.55f, 0.52f, 0.48f},
+                       pane[3] = {0.22f, 0.28f, 0.38f};
+    double mu = (u1 - u0) * 0.2, mv = (v1 - v0) * 0.25;
+    double a0 = u0 + mu, a1 = u1 - mu, b0 = v0 + mv, b1 = v1 - mv, d = WIN_DEPTH;
+    double up[3] = {0, 1, 0}, down[3] = {0, -1, 0}, mu3[3] = {-u[0], -u[1], -u[2]};
+    /* [u from, u to, v from, v to] of the frame's four strips */
+    const double strips[4][4] = {{u0, u1, v0, b0}, {u0, u1, b1, v1}, {u0, a0, b0, b1}, {a1, u1, b0, b1}};
+    double p[4][3];
+    for (int s = 0; s < 4; s++) {
+        side_point(o, u, n, strips[s][0], strips[s][2], 0, p[0]),
+            side_point(o, u, n, strips[s][1], strips[s][2], 0, p[1]);
+        side_point(o, u, n, strips[s][1], strips[s][3], 0, p[2]),
+            side_point(o, u, n, strips[s][0], strips[s][3], 0, p[3]);
+        quad(q, p, n, concrete);
+    }
+    /* The reveals: sill (faces up), lintel (down), left jamb (faces +u), right (−u). */
+    side_point(o, u, n, a0, b0, 0, p[0]), side_point(o, u, n, a0, b0, d, p[1]);
+    side_point(o, u, n, a1, b0, d, p[2]), side_point(o, u, n, a1, b0, 0, p[3]);
+    quad(q, p, up, reveal);
+    side_point(o, u, n, a0, b1, 0, p[0]), side_point(o, u, n, a1, b1, 0, p[1]);
+    side_point(o, u, n, a1, b1, d, p[2]), side_point(o, u, n, a0, b1, d, p[3]);
+    quad(q, p, down, reveal);
+    side_point(o, u, n, a0, b0, 0, p[0]), side_point(o, u, n, a0, b1, 0, p[1]);
+    side_point(o, u, n, a0, b1, d, p[2]), side_point(o, u, n, a0, b0, d, p[3]);
+    quad(q, p, u, reveal);
+    side_point(o, u, n, a1, b0, 0, p[0]), side_point(o, u, n, a1, b0, d, p[1]);
+    side_point(o, u, n, a1, b1, d, p[2]), side_point(o, u, n, a1, b1, 0, p[3]);
+    quad(q, p, mu3, reveal);
+    side_point(o, u, n, a0, b0, d, p[0]), side_point(o, u, n, a1, b0, d, p[1]);
+    side_point(o, u, n, a1, b1, d, p[2]), side_point(o, u, n, a0, b1, d, p[3]);
+    quad(q, p, n, pane);
+}
+
+/* Merges vertices equal in every stream (the frame strips of one side and
+ * their neighbours'), so a side is one sheet and simplification can move
+ * along it; vertex_count shrinks, the arrays keep their size. */
+static void weld(orr_geometry *g) {
+    uint32_t *to = malloc(g->vertex_count * sizeof *to), kept = 0;
+    if (!to) die("out of memory", NULL);
+    for (uint32_t v = 0; v < g->vertex_count; v++) {
+        uint32_t k = 0;
+        while (k < kept &&
+               (memcmp(g->positions + 3 * k, g->positions + 3 * v, 12) ||
+                memcmp(g->normals + 3 * k, g->normals + 3 * v, 12) || memcmp(g->colors + 4 * k, g->colors + 4 * v, 16)))
+            k++;
+        if (k == kept) {
+            memmove(g->positions + 3 * k, g->positions + 3 * v, 12);
+            memmove(g->normals + 3 * k, g->normals + 3 * v, 12);
+            memmove(g->colors + 4 * k, g->colors + 4 * v, 16);
+            kept++;
+        }
+        to[v] = k;
+    }
+    for (uint32_t i = 0; i < g->index_count; i++) g->indices[i] = to[g->indices[i]];
+    g->vertex_count = kept;
+    free(to);
+}
+
+static orr_geometry build_tower(void) {
+    orr_geometry g;
+    if (orr_geometry_alloc(4 * CITY_QUADS, 6 * CITY_QUADS, ORR_GEOMETRY_NORMALS | ORR_GEOMETRY_COLORS, NULL, &g) !=
+        ORR_OK)
+        die("tower geometry", NULL);
+    quad_builder q = {&g, 0, 0, builders_wind_ccw()};
+    /* Each side seen from outside: origin at its left foot, u to the right, n outwards. */
+    static const double sides[4][3][3] = {{{-0.5, 0, -0.5}, {1, 0, 0}, {0, 0, -1}},
+                                          {{0.5, 0, -0.5}, {0, 0, 1}, {1, 0, 0}},
+                                          {{0.5, 0, 0.5}, {-1, 0, 0}, {0, 0, 1}},
+                                          {{-0.5, 0, 0.5}, {0, 0, -1}, {-1, 0, 0}}};
+    for (int s = 0; s < 4; s++)
+        for (int f = 0; f < FLOORS; f++)
+            for (int c = 0; c < COLS; c++)
+                window_cell(&q, sides[s][0], sides[s][1], sides[s][2], (double)c / COLS, (double)(c + 1) / COLS,
+                            (double)f / FLOORS, (double)(f + 1) / FLOORS);
+    static const float roof[3] = {0.45f, 0.43f, 0.42f};
+    const double top[4][3] = {{-0.5, 1, -0.5}, {-0.5, 1, 0.5}, {0.5, 1, 0.5}, {0.5, 1, -0.5}};
+    quad(&q, top, (double[3]){0, 1, 0}, roof);
+    weld(&g);
+    return g;
+}
+
+/* The city's lots: blocks of CITY_LOTS × CITY_LOTS lots of CITY_LOT m,
+ * streets of CITY_STREET m between blocks. Lot (col, row) → its centre. */
+enum { CITY_LOTS = 4 };
+#define CITY_LOT 22.0
+#define CITY_STREET 16.0
+#define CITY_PITCH (CITY_LOTS * CITY_LOT + CITY_STREET)
+
+static double lot_centre(uint32_t k) { return (k / CITY_LOTS) * CITY_PITCH + (k % CITY_LOTS + 0.5) * CITY_LOT; }
+
+/* n towers on a square grid of lots, each scaled to a random footprint
+ * (12 .. 20 m a side) and height (8 .. 60 m, more low ones than high), turned
+ * by a random multiple of 90° about y. *side: lots per row. */
+static float *city_mats(uint32_t n, uint32_t *side) {
+    uint32_t sd = 1;
+    while ((uint64_t)sd * sd < n) sd++;
+    float *m = calloc((size_t)n * 16, sizeof(float));
+    if (!m) die("out of memory", NULL);
+    rng_state = 0x243F6A8885A308D3ull;
+    for (uint32_t i = 0; i < n; i++) {
+        float *t = m + (size_t)i * 16;
+        double u = rng() / 4294967296.0, sx = 12 + 8 * (rng() % 1024) / 1023.0, sz = 12 + 8 * (rng() % 1024) / 1023.0;
+        double h = 8 + 52 * u * u, c = 0, sn = 0;
+        switch (rng() % 4) {
+        case 0: c = 1; break;
+        case 1: sn = 1; break;
+        case 2: c = -1; break;
+        default: sn = -1; break;
+        }
+        t[0] = (float)(c * sx), t[2] = (float)(-sn * sx);
+        t[5] = (float)h;
+        t[8] = (float)(sn * sz), t[10] = (float)(c * sz);
+        t[12] = (float)lot_centre(i % sd), t[14] = (float)lot_centre(i / sd), t[15] = 1;
+    }
+    *side = sd;
+    return m;
+}
+
+/* Mean absolute difference (0..255) between the last frames of two scenes
+ * and the number of pixels that differ at all. */
+static double frames_mad(orr_engine *e, orr_scene *a, orr_scene *b, const opts *o, uint64_t *differ) {
+    uint64_t size = (uint64_t)o->w * o->h * 4;
+    uint8_t *pa = malloc(size), *pb = malloc(size);
+    if (!pa || !pb) die("out of memory", e);
+    orr_engine_render(e, a), orr_engine_render(e, a);
+    if (orr_engine_read_pixels(e, pa, size) != ORR_OK) die("read pixels", e);
+    orr_engine_render(e, b), orr_engine_render(e, b);
+    if (orr_engine_read_pixels(e, pb, size) != ORR_OK) die("read pixels", e);
+    double sum = 0;
+    *differ = 0;
+    for (uint64_t p = 0; p < size; p += 4) {
+        int d = 0;
+        for (int k = 0; k < 3; k++) d += abs((int)pa[p + k] - (int)pb[p + k]);
+        sum += d / 3.0, *differ += d != 0;
+    }
+    free(pa), free(pb);
+    return sum / (size / 4);
+}
+
+/* A city of N towers (--city N) on a grid of blocks and streets, a ground
+ * plane, the camera 2 m up in a street halfway along a block, looking 45°
+ * across the blocks (down no street, so near towers hide most of the city):
+ * the four variants of the LOD benchmark. The chain is generated with the
+ * sloppy tail (decision 64) so the far levels reach a few tens of triangles. */
+static void bench_city(const opts *o) {
+    orr_engine *e = make_engine(o);
+    uint32_t n = o->city_n, side;
+    float *mats = city_mats(n, &side);
+    orr_geometry g = build_tower();
+    orr_lod_chain chain;
+    if (orr_geometry_build_lod_chain(&g, &(orr_lod_chain_desc){.levels = 8, .max_error = 0.1, .sloppy_tail = true},
+                                     &chain) != ORR_OK)
+        die("chain", e);
+    double extent = (side + CITY_LOTS - 1) / CITY_LOTS * CITY_PITCH;
+    orr_geometry ground;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 2 * extent + 400, .height = 2 * extent + 400}, NULL, &ground);
+    /* The street east of the middle block column, halfway along its block. */
+    uint32_t mid = side / 2 / CITY_LOTS;
+    orr_dvec3 eye = {mid * CITY_PITCH + CITY_LOTS * CITY_LOT + CITY_STREET * 0.5, 2.0,
+                     mid * CITY_PITCH + CITY_LOTS * CITY_LOT * 0.5};
+    orr_dvec3 target = {eye.x + 100, eye.y + 6, eye.z + 100};
+    variant_setup vs = {mats, n, &g, &chain, eye, target, 3 * extent + 1000, &ground, {0.9, 0.9, 0.9}};
+    variant_runs r;
+    make_variants(e, &vs, &r);
+    double aspect = (double)o->w / o->h, fov = 0.8;
+    if (o->city_view > 0) { /* --city-view F: narrow the field of view until F of the towers are in the frustum */
+        double lo = 0.01, hi = 0.8;
+        for (int it = 0; it < 30; it++) {
+            fov = 0.5 * (lo + hi);
+            orr_camera_set_fov(r.sc[1].s, r.sc[1].cam, fov);
+            double f = fraction_in_view(&r.sc[1], mats, n, aspect);
+            if (fabs(f - o->city_view) < 0.001) break;
+            if (f < o->city_view)
+                lo = fov;
+            else
+                hi = fov;
+        }
+        for (int v = 0; v < VARIANTS; v++) orr_camera_set_fov(r.sc[v].s, r.sc[v].cam, fov);
+    }
+    run_variants(e, o, &vs, &r);
+    double in_view = fraction_in_view(&r.sc[1], mats, n, aspect);
+    uint64_t differ = 0;
+    double mad = frames_mad(e, r.sc[2].s, r.sc[3].s, o, &differ);
+    if (getenv("ORR_BENCH_PNG")) { /* the occlusion variant, to look at */
+        orr_engine_render(e, r.sc[3].s);
+        if (orr_engine_save_png(e, getenv("ORR_BENCH_PNG")) != ORR_OK) die("png", e);
+    }
+    printf("\n## City: %u towers (%u triangles; ", n, g.index_count / 3);
+    print_chain(&chain);
+    printf(", errors");
+    for (uint32_t k = 1; k < chain.level_count; k++) printf(" %.3g", chain.error[k]);
+    printf(" of a unit tower) on %u x %u lots in blocks of %u x %u, a ground plane, camera 2 m up in a street "
+           "looking 45 deg across blocks, fov %.3f rad, %.1f %% of the towers in the frustum, %ux%u, MSAA %u, %d "
+           "frames x 2 "
+           "blocks, device %s\n\n",
+           side, (n + side - 1) / side, CITY_LOTS, CITY_LOTS, fov, in_view * 100, o->w, o->h, o->msaa, o->frames,
+           device_name);
+    print_variants(&r, "city");
+    printf("BENCH city_in_frustum_fraction %.4f x\nBENCH city_occl_vs_lod_mad %.4f x\n", in_view, mad);
+    printf("\nocclusion check: frustum + LOD chain vs the same with occlusion: MAD %.4f (0..255), %llu of %u pixels "
+           "differ\n",
+           mad, (unsigned long long)differ, o->w * o->h);
+    printf("RESULT city %u towers, fov %.3f, %.1f %% in the frustum: fps (GPU | wall) no culling %.1f | %.1f, frustum "
+           "%.1f | %.1f, "
+           "frustum + LOD %.1f | %.1f, frustum + LOD + occlusion %.1f | %.1f (%llu drawn of %llu in the frustum, %llu "
+           "triangles); occlusion image MAD %.4f\n",
+           n, fov, in_view * 100, 1e3 / gpu_ms(r.b[0]), 1e3 / ms_per_frame(r.b[0]), 1e3 / gpu_ms(r.b[1]),
+           1e3 / ms_per_frame(r.b[1]), 1e3 / gpu_ms(r.b[2]), 1e3 / ms_per_frame(r.b[2]), 1e3 / gpu_ms(r.b[3]),
+           1e3 / ms_per_frame(r.b[3]), (unsigned long long)r.vis[3], (unsigned long long)r.vis[1],
+           (unsigned long long)r.tri[3], mad);
+    destroy_variants(e, &r);
+    orr_lod_chain_free(&chain);
+    orr_geometry_free(&ground);
     orr_geometry_free(&g);
     free(mats);
     orr_engine_destroy(e);
@@ -973,8 +1334,9 @@ static void bench_lod(const opts *o) {
 static int usage(FILE *f, const char *prog, const char *bad, int status) {
     if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
     fprintf(f,
-            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--cpu MxK] [--frames F] [--warm W]\n"
-            "       [--size WxH] [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion,lod] [--unlit]\n",
+            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--city N] [--city-view F]\n"
+            "       [--cpu MxK] [--frames F] [--warm W] [--size WxH] [--msaa 1|4]\n"
+            "       [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]\n",
             prog);
     return status;
 }
@@ -983,6 +1345,7 @@ int main(int argc, char **argv) {
     opts o = {.sizes = {100000, 1000000},
               .cull_n = 1000000,
               .lod_n = 1000000,
+              .city_n = 10000,
               .cpu_meshes = 1000,
               .cpu_inst = 100,
               .frames = 150,
@@ -990,20 +1353,22 @@ int main(int argc, char **argv) {
               .w = 1920,
               .h = 1080,
               .msaa = 4,
-              .only = "throughput,cull,update,cpu,occlusion,lod"};
+              .only = "throughput,cull,update,cpu,occlusion,lod,city"};
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) {
             o.sizes[0] = 10000, o.sizes[1] = 100000, o.cull_n = 100000, o.cpu_inst = 10, o.lod_n = 1000;
             o.frames = 8, o.warm = 2, o.w = 640, o.h = 360;
         } else if (!strcmp(argv[i], "--unlit")) {
             unlit = true;
+        } else if (!strcmp(argv[i], "--sloppy")) {
+            o.sloppy = true;
         }
     /* Every option is known and well formed, or nothing runs: a benchmark
      * that silently ignored a typo would measure the wrong thing for minutes. */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, argv[0], NULL, 0);
-        if (!strcmp(a, "--quick") || !strcmp(a, "--unlit")) continue;
+        if (!strcmp(a, "--quick") || !strcmp(a, "--unlit") || !strcmp(a, "--sloppy")) continue;
         bool ok = v != NULL;
         char tail;
         if (!strcmp(a, "--sizes"))
@@ -1012,6 +1377,10 @@ int main(int argc, char **argv) {
             ok = ok && sscanf(v, "%u%c", &o.cull_n, &tail) == 1 && o.cull_n;
         else if (!strcmp(a, "--lod"))
             ok = ok && sscanf(v, "%u%c", &o.lod_n, &tail) == 1 && o.lod_n;
+        else if (!strcmp(a, "--city"))
+            ok = ok && sscanf(v, "%u%c", &o.city_n, &tail) == 1 && o.city_n;
+        else if (!strcmp(a, "--city-view"))
+            ok = ok && sscanf(v, "%lf%c", &o.city_view, &tail) == 1 && o.city_view > 0 && o.city_view < 1;
         else if (!strcmp(a, "--cpu"))
             ok = ok && sscanf(v, "%ux%u%c", &o.cpu_meshes, &o.cpu_inst, &tail) == 2 && o.cpu_meshes && o.cpu_inst;
         else if (!strcmp(a, "--frames"))
@@ -1039,5 +1408,6 @@ int main(int argc, char **argv) {
     if (strstr(o.only, "cpu")) bench_cpu(&o), fflush(stdout);
     if (strstr(o.only, "occlusion")) bench_occlusion(&o), fflush(stdout);
     if (strstr(o.only, "lod")) bench_lod(&o), fflush(stdout);
+    if (strstr(o.only, "city")) bench_city(&o), fflush(stdout);
     return 0;
 }

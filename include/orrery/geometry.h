@@ -103,12 +103,20 @@ orr_result orr_geometry_optimize(orr_geometry *g, uint32_t flags);
  * geometry's own units (error[0] = 0): the largest distance from the
  * source's triangle corners and centroids to the level's surface and from
  * the level's to the source's. A level is kept only when it is within the
- * bound (decision 56). orr_lod_select turns errors into a level per distance. */
+ * bound (decision 56); .sloppy_tail lets the last levels go on by vertex
+ * clustering under the same bound (decision 64). orr_lod_select turns errors
+ * into a level per distance. */
 #define ORR_LOD_MAX_LEVELS 8u
 typedef struct orr_lod_chain_desc {
     uint32_t levels;  /* levels including the source, 1 .. 8; 0: 8 */
     double ratio;     /* triangle ratio between consecutive levels, (0, 1); 0: 0.5 */
     double max_error; /* error bound of every level, as a fraction of the mesh's largest extent, (0, 1]; 0: 0.02 */
+    /* When meshoptimizer's topology-preserving simplification stalls (saves
+     * less than a tenth, or cannot meet the bound), continue the chain with
+     * meshopt_simplifySloppy (vertex clustering: topology and seams are not
+     * kept, holes may open). Its levels are measured and bounded like the
+     * others (decision 64). Off: the chain ends where simplification stalls. */
+    bool sloppy_tail;
     const orr_allocator *allocator; /* of the levels' arrays; NULL: the C library */
 } orr_lod_chain_desc;
 typedef struct orr_lod_chain {

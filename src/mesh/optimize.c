@@ -1,5 +1,6 @@
 /* optimize.c — vertex-cache / vertex-fetch order and LOD chains, through
- * Debian's meshoptimizer (libmeshoptimizer-dev, 0.18): decision 56.
+ * Debian's meshoptimizer (libmeshoptimizer-dev, 0.18): decisions 56 and 64
+ * (a sloppy tail by vertex clustering, opt-in).
  *
  * Invariants:
  * - Every stream of a geometry (positions, normals, uvs, colours, tangents,
@@ -283,6 +284,72 @@ void orr_lod_chain_free(orr_lod_chain *chain) {
     memset(chain, 0, sizeof *chain);
 }
 
+/* One level's attempt: the source, its grid, the destination indices, and
+ * the indices simplification starts from (the source's, or after a sloppy
+ * level the last level's: clustering welds seams, so simplification can go
+ * on from there). */
+typedef struct level_try {
+    const orr_geometry *base;
+    const tri_grid *src_grid;
+    uint32_t *dst;
+    const uint32_t *from;
+    size_t from_count;
+    double bound, scale;
+    const double *origin;
+    double max_error;
+} level_try;
+
+/* The two-way sampled distance between the source and the `n` indices in
+ * t->dst; INFINITY past the bound; *ok false when out of memory. */
+static double measure(level_try *t, size_t n, bool *ok) {
+    const orr_geometry *b = t->base;
+    const orr_allocator *sa = &b->allocator;
+    tri_grid lv;
+    if (!grid_build(&lv, sa, b->positions, t->dst, n / 3, t->bound, t->scale, t->origin)) {
+        *ok = false;
+        return INFINITY;
+    }
+    double m = fmax(sampled_distance(b->positions, b->indices, b->index_count / 3, &lv, t->bound),
+                    sampled_distance(b->positions, t->dst, n / 3, t->src_grid, t->bound));
+    scratch_free(sa, lv.e);
+    return m;
+}
+
+/* meshoptimizer's error is a quadric estimate that can read low (2 to 3
+ * times on spheres): the level is measured against the source, both ways,
+ * and simplified again with a tighter target error until it holds. */
+static double try_simplify(level_try *t, size_t target, size_t prev, size_t *n, bool *ok) {
+    const orr_geometry *b = t->base;
+    double measured = INFINITY;
+    float target_error = (float)t->max_error;
+    for (int attempt = 0; attempt < 8 && measured > t->bound; attempt++, target_error *= 0.5f) {
+        *n = meshopt_simplify(t->dst, t->from, t->from_count, b->positions, b->vertex_count, 3 * sizeof(float), target,
+                              target_error, 0, NULL);
+        if (*n == 0 || (double)*n > 0.9 * (double)prev) break;
+        measured = measure(t, *n, ok);
+        if (!*ok) break;
+    }
+    return measured;
+}
+
+/* Vertex clustering where simplification stalled (decision 64): the target
+ * count first, then counts closer to the previous level's until the
+ * measured error holds; the same "save a tenth" rule as above. */
+static double try_sloppy(level_try *t, size_t target, size_t prev, size_t *n, bool *ok) {
+    const orr_geometry *b = t->base;
+    double limit = 0.9 * (double)prev, measured = INFINITY;
+    for (int attempt = 0; attempt < 8 && measured > t->bound; attempt++) {
+        size_t want = (size_t)((double)target + ((double)limit - (double)target) * attempt / 8.0) / 3 * 3;
+        *n = meshopt_simplifySloppy(t->dst, b->indices, b->index_count, b->positions, b->vertex_count,
+                                    3 * sizeof(float), want, 1.0f, NULL);
+        if (*n == 0 || (double)*n > limit) continue;
+        measured = measure(t, *n, ok);
+        if (!*ok) break;
+    }
+    if (measured > t->bound) *n = 0;
+    return measured;
+}
+
 orr_result orr_geometry_build_lod_chain(const orr_geometry *src, const orr_lod_chain_desc *desc, orr_lod_chain *out) {
     if (!out) return orri_fail_free(ORR_ERROR_INVALID_ARGUMENT, "orr_geometry_build_lod_chain: out is NULL");
     memset(out, 0, sizeof *out);
@@ -324,7 +391,7 @@ orr_result orr_geometry_build_lod_chain(const orr_geometry *src, const orr_lod_c
     const orr_allocator *sa = &base->allocator;
     size_t base_tris = base->index_count / 3;
     uint32_t *dst = scratch(sa, (size_t)base->index_count * sizeof(uint32_t));
-    tri_grid src_grid, lv_grid = {0};
+    tri_grid src_grid;
     bool ok = dst && grid_build(&src_grid, sa, base->positions, base->indices, base_tris, bound, scale, origin);
     if (!ok) {
         scratch_free(sa, dst);
@@ -333,26 +400,16 @@ orr_result orr_geometry_build_lod_chain(const orr_geometry *src, const orr_lod_c
                               base->index_count);
     }
     size_t prev = base->index_count;
+    uint32_t *welded = NULL; /* the last level's indices once a sloppy level was taken */
+    level_try t = {base, &src_grid, dst, base->indices, base->index_count, bound, scale, origin, max_error};
     while (out->level_count < levels && ok) {
         size_t target = (size_t)((double)prev * ratio) / 3 * 3;
         if (target < 3) break;
-        /* meshoptimizer's error is a quadric estimate that can read low (2 to
-         * 3 times on spheres): the level is measured against the source, both
-         * ways, and simplified again with a tighter target until it holds. */
         size_t n = 0;
-        double measured = INFINITY;
-        float target_error = (float)max_error;
-        for (int attempt = 0; attempt < 8 && measured > bound; attempt++, target_error *= 0.5f) {
-            n = meshopt_simplify(dst, base->indices, base->index_count, base->positions, base->vertex_count,
-                                 3 * sizeof(float), target, target_error, 0, NULL);
-            if (n == 0 || (double)n > 0.9 * (double)prev) break;
-            if (!grid_build(&lv_grid, sa, base->positions, dst, n / 3, bound, scale, origin)) {
-                ok = false;
-                break;
-            }
-            measured = fmax(sampled_distance(base->positions, base->indices, base_tris, &lv_grid, bound),
-                            sampled_distance(base->positions, dst, n / 3, &src_grid, bound));
-            scratch_free(sa, lv_grid.e), lv_grid.e = NULL;
+        double measured = try_simplify(&t, target, prev, &n, &ok);
+        if (ok && d.sloppy_tail && (measured > bound || n == 0 || (double)n > 0.9 * (double)prev)) {
+            measured = try_sloppy(&t, target, prev, &n, &ok);
+            if (ok && !welded && !(welded = scratch(sa, (size_t)base->index_count * sizeof(uint32_t)))) ok = false;
         }
         /* The error bound stops it: a level must save at least a tenth. */
         if (!ok || measured > bound || n == 0 || (double)n > 0.9 * (double)prev) break;
@@ -360,16 +417,20 @@ orr_result orr_geometry_build_lod_chain(const orr_geometry *src, const orr_lod_c
         r = compact_level(base, dst, n, d.allocator, lv);
         if (r == ORR_OK) r = orr_geometry_optimize(lv, 0);
         if (r != ORR_OK) {
-            scratch_free(sa, dst), scratch_free(sa, src_grid.e);
+            scratch_free(sa, dst), scratch_free(sa, src_grid.e), scratch_free(sa, welded);
             orr_lod_chain_free(out);
             return r;
+        }
+        if (welded) {
+            memcpy(welded, dst, n * sizeof(uint32_t));
+            t.from = welded, t.from_count = n;
         }
         out->error[out->level_count] = measured;
         out->triangles[out->level_count] = (uint32_t)(n / 3);
         out->level_count++;
         prev = n;
     }
-    scratch_free(sa, src_grid.e);
+    scratch_free(sa, src_grid.e), scratch_free(sa, welded);
     if (!ok) {
         scratch_free(sa, dst);
         orr_lod_chain_free(out);

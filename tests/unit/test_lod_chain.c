@@ -275,6 +275,10 @@ TEST(optimize_refuses_bad_input_and_changes_nothing) {
 
 /* ---- LOD chains ------------------------------------------------------------------- */
 
+static bool chain_level_ok(const orr_lod_chain *c, uint32_t i) {
+    return c->levels[i].index_count / 3 == c->triangles[i] && c->triangles[i] <= (uint32_t)(0.9 * c->triangles[i - 1]);
+}
+
 static void check_chain(const char *name, const orr_geometry *src, double max_error) {
     orr_lod_chain chain;
     REQUIRE(orr_geometry_build_lod_chain(src, &(orr_lod_chain_desc){.max_error = max_error}, &chain) == ORR_OK);
@@ -327,6 +331,42 @@ TEST(lod_chains_stay_within_their_error_bound) {
     orr_geometry_free(&sphere), orr_geometry_free(&torus);
 }
 
+/* Decision 64: where topology-preserving simplification stalls on a sphere
+ * (tens of triangles above the target), the sloppy tail goes on by vertex
+ * clustering to a few tens of triangles, each level still measured within
+ * the bound (and brute force agrees). Control: the same chain without it
+ * ends higher, so a tail that did nothing would fail. */
+TEST(sloppy_tail_reaches_a_few_tens_of_triangles_within_the_bound) {
+    orr_geometry sphere;
+    REQUIRE(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 2}, NULL, &sphere) == ORR_OK);
+    const double max_error = 0.1;
+    orr_lod_chain plain, sloppy;
+    REQUIRE(orr_geometry_build_lod_chain(&sphere, &(orr_lod_chain_desc){.max_error = max_error}, &plain) == ORR_OK);
+    REQUIRE(orr_geometry_build_lod_chain(&sphere, &(orr_lod_chain_desc){.max_error = max_error, .sloppy_tail = true},
+                                         &sloppy) == ORR_OK);
+    double bound = max_error * sloppy.scale;
+    uint32_t last_plain = plain.triangles[plain.level_count - 1], last = sloppy.triangles[sloppy.level_count - 1];
+    printf("  sphere 32, bound %.4g: plain %u levels ending at %u triangles, sloppy tail %u levels:", bound,
+           plain.level_count, last_plain, sloppy.level_count);
+    for (uint32_t i = 0; i < sloppy.level_count; i++) printf(" %u (%.3g)", sloppy.triangles[i], sloppy.error[i]);
+    printf("\n");
+    CHECK(last_plain > 32);
+    CHECK(last <= 32);
+    for (uint32_t i = 1; i < sloppy.level_count; i++) {
+        const orr_geometry *lv = &sloppy.levels[i];
+        double there = surface_distance(&sphere, lv), back = surface_distance(lv, &sphere);
+        CHECK(orr_geometry_validate(lv) == ORR_OK);
+        CHECK(chain_level_ok(&sloppy, i));
+        CHECK(sloppy.error[i] <= bound * 1.0001);
+        CHECK(there <= bound && back <= bound);
+        CHECK_NEAR(sloppy.error[i], fmax(there, back), 1e-9);
+    }
+    /* Levels before simplification stalls are the same with or without the tail. */
+    CHECK(sloppy.triangles[1] == plain.triangles[1]);
+    orr_lod_chain_free(&plain), orr_lod_chain_free(&sloppy);
+    orr_geometry_free(&sphere);
+}
+
 TEST(lod_chain_refuses_bad_options_and_leaves_nothing) {
     orr_geometry sphere;
     REQUIRE(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 8}, NULL, &sphere) == ORR_OK);
@@ -372,19 +412,22 @@ TEST(lod_chain_out_of_memory_at_every_step_leaves_nothing) {
     g_countdown = -1;
     REQUIRE(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 16}, &a, &sphere) == ORR_OK);
     int base = g_live, failures = 0;
-    for (int n = 0; n < 400; n++) {
-        g_countdown = n;
-        orr_lod_chain c;
-        orr_result r = orr_geometry_build_lod_chain(&sphere, &(orr_lod_chain_desc){.allocator = &a}, &c);
-        if (r == ORR_OK) {
-            orr_lod_chain_free(&c);
-            break;
+    for (int sloppy = 0; sloppy < 2; sloppy++) /* the sloppy tail's scratch too (decision 64) */
+        for (int n = 0; n < 400; n++) {
+            g_countdown = n;
+            orr_lod_chain c;
+            orr_result r = orr_geometry_build_lod_chain(
+                &sphere, &(orr_lod_chain_desc){.allocator = &a, .max_error = sloppy ? 0.2 : 0, .sloppy_tail = sloppy},
+                &c);
+            if (r == ORR_OK) {
+                orr_lod_chain_free(&c);
+                break;
+            }
+            failures++;
+            CHECK(r == ORR_ERROR_OUT_OF_HOST_MEMORY);
+            CHECK(c.level_count == 0);
+            CHECK(g_live == base);
         }
-        failures++;
-        CHECK(r == ORR_ERROR_OUT_OF_HOST_MEMORY);
-        CHECK(c.level_count == 0);
-        CHECK(g_live == base);
-    }
     g_countdown = -1;
     printf("  %d failing allocation points, none leaked\n", failures);
     CHECK(failures > 5);
