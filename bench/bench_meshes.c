@@ -170,7 +170,8 @@ int main(int argc, char **argv) {
         }
     }
     orr_engine *e;
-    if (orr_engine_create(&(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2, .gpu_timing = true}, &e) !=
+    if (orr_engine_create(
+            &(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2, .gpu_timing = true}, &e) !=
         ORR_OK)
         die("engine", NULL);
     printf("# bench_meshes: %d frames, %d warm-up, device %s\n\n", frames, warm, orr_engine_device_info(e).name);

@@ -74,10 +74,10 @@ typedef struct orri_thin_dirty {
 #define ORRI_LOD_PARTNERS 7u
 
 typedef struct orri_thin_instances {
-    float *matrices; /* capacity × 16, column-major, local to the mesh; 64-byte aligned rows */
+    float *matrices;      /* capacity × 16, column-major, local to the mesh; 64-byte aligned rows */
     void *matrices_block; /* what orri_alloc_lines returned, to free (decision 66) */
-    float *colors;   /* capacity × 4 RGBA, NULL until a colour is set */
-    uint32_t count;  /* active instances */
+    float *colors;        /* capacity × 4 RGBA, NULL until a colour is set */
+    uint32_t count;       /* active instances */
     uint32_t capacity;
     uint64_t version;          /* matrix data */
     uint64_t color_version;    /* colour data */
