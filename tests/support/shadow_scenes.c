@@ -25,7 +25,7 @@ static orr_light add_light(orr_scene *s, orr_test_shadow_scene kind, orr_wpos o)
         l = orr_light_create(
             s, &(orr_light_desc){
                    .type = ORR_LIGHT_POINT, .intensity = ORR_F64(0.9), .specular = ORR_RGB(0, 0, 0), .label = "point"});
-        place(s, orr_light_node(l), o, (orr_dvec3){-1, 6, 0.5});
+        place(s, orr_light_node(l), o, (orr_dvec3){-6.5, 3.5, 2.5});
         return l;
     }
     if (kind == ORR_TEST_SHADOW_SPOT)

@@ -50,8 +50,9 @@
  *         intensity 1.2, diffuse (1,1,1), specular (0,0,0). ShadowGenerator(1024, spot):
  *         usePercentageCloserFiltering = true, filteringQuality = QUALITY_MEDIUM, bias = 0.0005.
  *         Same casters. (Record the spot's shadow projection: Babylon uses angle, shadowMinZ/MaxZ defaults.)
- * shadow-point (added after the shared specification, same conventions): PointLight 'point' position (-1,6,0.5)
- *         (above and between the box, the sphere and the pillar), intensity 0.9, diffuse (1,1,1), specular (0,0,0),
+ * shadow-point (added after the shared specification, same conventions): PointLight 'point' position (-6.5,3.5,2.5)
+ *         (on the ground's far side of the sphere: the sphere shadows the box and the pillar, the box the pillar,
+ *         all three the ground, radially), intensity 0.9, diffuse (1,1,1), specular (0,0,0),
  *         range Babylon default. ShadowGenerator(1024, point): filter FILTER_NONE (Babylon's default; hard compare
  *         against the cube map's stored normalised distance — Babylon turns PCF on a cube map into Poisson
  *         sampling, which Orrery does not have), bias/normalBias/darkness Babylon defaults. Same casters.
@@ -120,7 +121,7 @@
     },
     'shadow-point': {
       set: SHADOW_SET,
-      light: { type: 'PointLight', name: 'point', position: [-1, 6, 0.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
+      light: { type: 'PointLight', name: 'point', position: [-6.5, 3.5, 2.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
       generator: { class: 'ShadowGenerator', mapSize: 1024, filter: 'FILTER_NONE' /* bias, normalBias, darkness: Babylon defaults */ },
     },
     'shadow-esm': {
