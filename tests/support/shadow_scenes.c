@@ -21,6 +21,13 @@ static orr_mesh add(orr_scene *s, orr_geometry *g, orr_color3 diffuse, orr_wpos 
 
 static orr_light add_light(orr_scene *s, orr_test_shadow_scene kind, orr_wpos o) {
     orr_light l;
+    if (kind == ORR_TEST_SHADOW_POINT) {
+        l = orr_light_create(
+            s, &(orr_light_desc){
+                   .type = ORR_LIGHT_POINT, .intensity = ORR_F64(0.9), .specular = ORR_RGB(0, 0, 0), .label = "point"});
+        place(s, orr_light_node(l), o, (orr_dvec3){-6.5, 3.5, 2.5});
+        return l;
+    }
     if (kind == ORR_TEST_SHADOW_SPOT)
         l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_SPOT,
                                                   .direction = {-4, -9, 6},
@@ -42,6 +49,7 @@ static orr_light add_light(orr_scene *s, orr_test_shadow_scene kind, orr_wpos o)
 static orr_shadow_desc spec_desc(orr_test_shadow_scene kind) {
     orr_shadow_desc d = {.map_size = 1024, .filter = ORR_SHADOW_FILTER_PCF};
     if (kind == ORR_TEST_SHADOW_SPOT) d.quality = ORR_SHADOW_QUALITY_MEDIUM, d.bias = ORR_F64(0.0005);
+    if (kind == ORR_TEST_SHADOW_POINT) d.filter = ORR_SHADOW_FILTER_HARD;
     if (kind == ORR_TEST_SHADOW_ESM) d.filter = ORR_SHADOW_FILTER_BLUR_ESM, d.kernel_blur = ORR_ON, d.blur_kernel = 32;
     return d;
 }

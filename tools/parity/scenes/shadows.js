@@ -1,6 +1,7 @@
 'use strict';
 /*
- * Orrery issue 12 parity scenes: shadows (ShadowGenerator PCF directional and spot, blurred ESM, CascadedShadowGenerator).
+ * Orrery issue 12 parity scenes: shadows (ShadowGenerator PCF directional and spot, blurred ESM, hard point-light cube
+ * map, CascadedShadowGenerator).
  * The shared scene specification follows VERBATIM (the C render tests build the same scenes); Babylon.js's own
  * values for every default it names are in each render's JSON (constants + computed).
  *
@@ -49,6 +50,12 @@
  *         intensity 1.2, diffuse (1,1,1), specular (0,0,0). ShadowGenerator(1024, spot):
  *         usePercentageCloserFiltering = true, filteringQuality = QUALITY_MEDIUM, bias = 0.0005.
  *         Same casters. (Record the spot's shadow projection: Babylon uses angle, shadowMinZ/MaxZ defaults.)
+ * shadow-point (added after the shared specification, same conventions): PointLight 'point' position (-6.5,3.5,2.5)
+ *         (on the ground's far side of the sphere: the sphere shadows the box and the pillar, the box the pillar,
+ *         all three the ground, radially), intensity 0.9, diffuse (1,1,1), specular (0,0,0),
+ *         range Babylon default. ShadowGenerator(1024, point): filter FILTER_NONE (Babylon's default; hard compare
+ *         against the cube map's stored normalised distance — Babylon turns PCF on a cube map into Poisson
+ *         sampling, which Orrery does not have), bias/normalBias/darkness Babylon defaults. Same casters.
  * shadow-esm: the sun of shadow-dir-pcf. ShadowGenerator(1024, sun): useBlurExponentialShadowMap = true,
  *         useKernelBlur = true, blurKernel = 32, depthScale Babylon default (50). Same casters.
  *
@@ -111,6 +118,11 @@
       set: SHADOW_SET,
       light: { type: 'SpotLight', name: 'spot', position: [4, 9, -6], direction: [-4, -9, 6], angle: Math.PI / 2.5, exponent: 2, intensity: 1.2, diffuse: [1, 1, 1], specular: [0, 0, 0] },
       generator: { class: 'ShadowGenerator', mapSize: 1024, usePercentageCloserFiltering: true, filteringQuality: 'QUALITY_MEDIUM', bias: 0.0005 },
+    },
+    'shadow-point': {
+      set: SHADOW_SET,
+      light: { type: 'PointLight', name: 'point', position: [-6.5, 3.5, 2.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
+      generator: { class: 'ShadowGenerator', mapSize: 1024, filter: 'FILTER_NONE' /* bias, normalBias, darkness: Babylon defaults */ },
     },
     'shadow-esm': {
       set: SHADOW_SET, light: SUN,
@@ -177,6 +189,7 @@
   function makeLight(scene, L, o) {
     let l;
     if (L.type === 'SpotLight') l = new BABYLON.SpotLight(L.name, OFF(o, L.position), V3(L.direction), L.angle, L.exponent, scene);
+    else if (L.type === 'PointLight') l = new BABYLON.PointLight(L.name, OFF(o, L.position), scene);
     else {
       l = new BABYLON.DirectionalLight(L.name, V3(L.direction), scene);
       l.position = OFF(o, L.position);
@@ -207,6 +220,7 @@
       'usePercentageCloserFiltering', 'useBlurExponentialShadowMap', 'useKernelBlur', 'blurKernel', 'bias']) {
       if (G[k] !== undefined) sg[k] = G[k];
     }
+    if (G.filter) sg.filter = BABYLON.ShadowGenerator[G.filter];
     if (G.filteringQuality) sg.filteringQuality = BABYLON.ShadowGenerator[G.filteringQuality];
     return sg;
   }
@@ -249,7 +263,7 @@
     const off = scene.floatingOriginOffset || new BABYLON.Vector3(0, 0, 0);
     const SG = BABYLON.ShadowGenerator;
     const L = {
-      name: light.name, type: light.getClassName(), position: v3arr(light.position), direction: v3arr(light.direction),
+      name: light.name, type: light.getClassName(), position: v3arr(light.position), direction: light.direction ? v3arr(light.direction) : null,
       shadowMinZ: light.shadowMinZ === undefined ? 'undefined' : light.shadowMinZ,
       shadowMaxZ: light.shadowMaxZ === undefined ? 'undefined' : light.shadowMaxZ,
       depthMinZ: light.getDepthMinZ(cam), depthMaxZ: light.getDepthMaxZ(cam),
@@ -273,6 +287,11 @@
       L.orthoUsed = { left: light._orthoLeft - w * sc, right: light._orthoRight + w * sc, bottom: light._orthoBottom - h * sc, top: light._orthoTop + h * sc };
     } else if (light.getClassName() === 'SpotLight') {
       Object.assign(L, { angle: light.angle, exponent: light.exponent, shadowAngleScale: light.shadowAngleScale, innerAngle: light.innerAngle });
+    } else if (light.getClassName() === 'PointLight') {
+      // cube map: each texel stores (|p - light| + depthValues.x) / depthValues.y + bias, the receiver compares
+      // (|p - light| + depthValues.x) / depthValues.y with it (computeShadowCube, direction y flipped)
+      Object.assign(L, { range: light.range, shadowAngle: light.shadowAngle, needCube: light.needCube(),
+        depthValues: [light.getDepthMinZ(cam), light.getDepthMinZ(cam) + light.getDepthMaxZ(cam)] });
     }
     const G = {
       className: sg.getClassName(), mapSize: sg.mapSize, shadowMapSize: sg.getShadowMap().getSize(),
