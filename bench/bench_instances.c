@@ -177,6 +177,18 @@ static void place_camera(bench_scene *b, orr_dvec3 pos, orr_dvec3 target, double
     orr_camera_set_clip(b->s, b->cam, near, far);
 }
 
+/* The local bounding sphere moved and scaled by instance matrix m (column-major):
+ * the centre transformed, the radius times the largest column's length. */
+static orr_dsphere instance_sphere(const float *m, orr_dsphere local) {
+    orr_dvec3 c = local.center;
+    double s2 = 0;
+    for (int k = 0; k < 3; k++)
+        s2 = fmax(s2, m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
+    return (orr_dsphere){{m[0] * c.x + m[4] * c.y + m[8] * c.z + m[12], m[1] * c.x + m[5] * c.y + m[9] * c.z + m[13],
+                          m[2] * c.x + m[6] * c.y + m[10] * c.z + m[14]},
+                         local.radius * sqrt(s2)};
+}
+
 /* Fraction of instance bounding spheres (moved and scaled by each matrix)
  * inside the camera frustum (the GPU culler's test, conservative: touching
  * counts). */
@@ -187,14 +199,7 @@ static double fraction_in_view(bench_scene *b, const float *mats, uint32_t n, do
     orr_dsphere local = orr_mesh_get_local_sphere(b->s, b->mesh);
     uint32_t in = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const float *m = mats + (size_t)i * 16;
-        orr_dvec3 c = local.center;
-        double s2 = 0; /* the largest column's squared length: the radius's scale */
-        for (int k = 0; k < 3; k++)
-            s2 = fmax(s2, m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
-        orr_dsphere sp = {{m[0] * c.x + m[4] * c.y + m[8] * c.z + m[12], m[1] * c.x + m[5] * c.y + m[9] * c.z + m[13],
-                           m[2] * c.x + m[6] * c.y + m[10] * c.z + m[14]},
-                          local.radius * sqrt(s2)};
+        orr_dsphere sp = instance_sphere(mats + (size_t)i * 16, local);
         in += orr_frustum_test_sphere(&f, sp);
     }
     return (double)in / n;
@@ -775,14 +780,7 @@ static double hidden_fraction(bench_scene *b, const float *mats, uint32_t n, dou
     orr_dsphere local = orr_mesh_get_local_sphere(b->s, b->mesh);
     uint32_t in = 0, hidden = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const float *m = mats + (size_t)i * 16;
-        orr_dvec3 c = local.center;
-        double s2 = 0; /* the largest column's squared length: the radius's scale */
-        for (int k = 0; k < 3; k++)
-            s2 = fmax(s2, m[4 * k] * m[4 * k] + m[4 * k + 1] * m[4 * k + 1] + m[4 * k + 2] * m[4 * k + 2]);
-        orr_dsphere sp = {{m[0] * c.x + m[4] * c.y + m[8] * c.z + m[12], m[1] * c.x + m[5] * c.y + m[9] * c.z + m[13],
-                           m[2] * c.x + m[6] * c.y + m[10] * c.z + m[14]},
-                          local.radius * sqrt(s2)};
+        orr_dsphere sp = instance_sphere(mats + (size_t)i * 16, local);
         if (!orr_frustum_test_sphere(&f, sp)) continue;
         in++;
         bool all = true;

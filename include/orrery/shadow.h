@@ -69,7 +69,7 @@
  *   each face stores its own depth, so its PCF and bias are the spot's).
  *   HARD is Babylon's FILTER_NONE cube shadow: along one texel's ray the
  *   face depth and the distance order points alike, and the default bias is
- *   about 1 cm in both (tests/data/parity shadow-point: MAD 0.03).
+ *   about 1 cm in both (Babylon.js parity of a point-light scene: MAD 0.03).
  *
  * Limits: one generator per light; the light is one of the first four
  * enabled lights of the scene (the lights the shaders see).
