@@ -151,7 +151,8 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     const orr_allocator *a = &e->host.ctx.allocator;
     if (!grow_array(a, (void **)&sg->meshes, &sg->mesh_cap, orri_scene_node_slots(s), sizeof *sg->meshes) ||
         !grow_array(a, (void **)&sg->shaders, &sg->shader_cap, orri_scene_material_slots(s), sizeof *sg->shaders) ||
-        !grow_array(a, (void **)&sg->draws, &sg->draw_cap, orri_scene_node_count(s) + 1, sizeof *sg->draws))
+        !grow_array(a, (void **)&sg->draws, &sg->draw_cap, orri_scene_node_count(s) + 1, sizeof *sg->draws) ||
+        !grow_array(a, (void **)&sg->cull, &sg->cull_cap, orri_scene_node_count(s) + 1, sizeof *sg->cull))
         return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "draw list");
     uint32_t order_cap = sg->draw_cap;
     uint32_t *order = orri_realloc(a, sg->order, (size_t)order_cap * sizeof *order);

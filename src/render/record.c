@@ -21,10 +21,19 @@ static int cmp_far_first(const void *a, const void *b, void *ctx) {
 }
 
 void orri_sort_transparent(orri_scene_gpu *sg) {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < sg->draw_count; i++)
-        if (sg->draws[i].transparent) sg->order[n++] = i;
-    sg->transparent_count = n;
+    /* The transparent draws are gathered once per epoch (a draw's flag
+     * changes only in a rebuild, which starts one), not every frame: a walk
+     * over 10^5 opaque draws for no transparent one is most of a still
+     * frame's cost in a city. Later frames re-sort the last order: the order
+     * (far first, then by index) is total, so the result is the same. */
+    if (sg->order_epoch != sg->epoch) {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < sg->draw_count; i++)
+            if (sg->draws[i].transparent) sg->order[n++] = i;
+        sg->transparent_count = n;
+        sg->order_epoch = sg->epoch;
+    }
+    uint32_t n = sg->transparent_count;
     /* Insertion sort: stable, and nearly sorted from frame to frame. */
     for (uint32_t i = 1; i < n; i++) {
         uint32_t v = sg->order[i], j = i;

@@ -256,6 +256,20 @@ typedef struct orri_mesh_gpu {
     orri_crowd_gpu *crowd;   /* a skinned crowd's mesh: drawn by orri_crowd_record */
 } orri_mesh_gpu;
 
+/* What the camera pass (update.c, decision 67) needs of a draw, written by
+ * every pass over it: its culling sphere in the world frame (translation
+ * `t` of its world, centre offset `o` from it, radius `r`), the cell its world
+ * is relative to, and whether the camera pass may handle it alone (`simple`:
+ * no billboard, thin instances, GPU culling, LOD partner, shader material or
+ * planetary positions, whose per-frame work depends on the camera in other
+ * ways). Dense, so a camera move reads 10^5 of them in order. */
+typedef struct orri_draw_cull {
+    orr_dvec3 t, o;
+    double r;
+    orr_cell3 cell;
+    bool simple;
+} orri_draw_cull;
+
 typedef struct orri_shader_gpu {
     uint32_t material; /* owner id; 0 = empty */
     uint64_t structure_version;
@@ -307,6 +321,9 @@ typedef struct orri_slot {
      * non-transform versions in place of its counter, and how far this slot
      * has read the scene's touch log. */
     uint64_t moved_stamp, touch_read;
+    /* The camera pass (decision 67): the camera version and view-projection
+     * of this slot's last pass; the moved stamp no longer holds them. */
+    uint64_t view_stamp;
 } orri_slot;
 
 typedef struct orri_scene_gpu {
@@ -316,8 +333,11 @@ typedef struct orri_scene_gpu {
     orri_slot slots[ORRI_MAX_FRAMES];
     orri_draw *draws;
     uint32_t draw_count, draw_cap;
+    orri_draw_cull *cull; /* per draw (decision 67) */
+    uint32_t cull_cap;
     uint32_t *order; /* transparent draw indices, back to front */
     uint32_t transparent_count;
+    uint64_t order_epoch; /* the epoch `order` was gathered in (record.c) */
     uint64_t structure_key;
     uint64_t epoch;
     uint32_t deform_draws, crowd_draws; /* draws with a deform pre-pass / a crowd (counted at rebuild) */

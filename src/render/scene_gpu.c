@@ -55,6 +55,7 @@ void orri_scene_gpu_release(orr_scene *s) {
     if (sg->cmd_pool) vkDestroyCommandPool(e->gpu.device, sg->cmd_pool, NULL);
     if (sg->desc_pool) vkDestroyDescriptorPool(e->gpu.device, sg->desc_pool, NULL);
     orri_free(a, sg->draws);
+    orri_free(a, sg->cull);
     orri_free(a, sg->lights);
     orri_free(a, sg->order);
     orri_free(a, sg->meshes);

@@ -465,18 +465,26 @@ static uint64_t still_stamp(const orri_scene_gpu *sg, const orr_scene *s, const 
 }
 
 /* The still stamp with the scene's non-transform versions in place of its
- * counter: equal when only nodes moved (touches and world updates) under the
- * same camera, projection, epoch, draws and IBL data. */
+ * counter and without the camera: equal when only nodes moved (touches and
+ * world updates; the camera's node is one) under the same epoch, draws and
+ * IBL data. Whether the camera or projection changed is the view stamp's. */
 static uint64_t moved_stamp(const orri_scene_gpu *sg, const orr_scene *s, const orri_slot *sl, const orri_view *fv) {
-    uint64_t h =
-        orri_mix(orri_mix(orri_scene_other_versions(s), sg->epoch), orri_mix(fv->camera_version, sl->pbr_frame_key));
+    (void)fv;
+    uint64_t h = orri_mix(orri_mix(orri_scene_other_versions(s), sg->epoch), sl->pbr_frame_key);
     h = orri_mix(h, sg->draw_count);
+    return orri_mix(h, 0x6d6f766564ull);
+}
+
+/* The camera this slot's pass saw: its identity and version, and the
+ * view-projection (a resize changes the projection, not the camera). */
+static uint64_t view_stamp(const orri_view *fv) {
+    uint64_t h = orri_mix(fv->camera_version, 0x76696577ull);
     for (int k = 0; k < 16; k++) {
         uint64_t bits;
         memcpy(&bits, &fv->view_proj.m[k], sizeof bits);
         h = orri_mix(h, bits);
     }
-    return orri_mix(h, 0x6d6f766564ull);
+    return h;
 }
 
 /* The end of a pass, full or skipped: statistics and what collect_visible reads. */
@@ -510,10 +518,17 @@ static uint64_t pass_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_
      * (same frame as the planes) and the camera-only re-pack both use it. */
     orr_dvec3 t_up = orri_eye_point(e, fv, orr_dmat4_get_translation(*world), cell);
     const orr_dsphere *ls = &orri_node_mesh(n)->local_sphere;
-    orr_dsphere sphere = {orr_dvec3_add(t_up, orr_dmat4_transform_dir(*world, ls->center)),
-                          ls->radius * orr_dmat4_max_scale(*world)};
+    orr_dvec3 offset = orr_dmat4_transform_dir(*world, ls->center);
+    orr_dsphere sphere = {orr_dvec3_add(t_up, offset), ls->radius * orr_dmat4_max_scale(*world)};
     d->sort_distance = orr_dvec3_distance(sphere.center, fv->eye);
     orri_thin_instances *t = d->thin ? orri_thin_of(n) : NULL;
+    sg->cull[i] = (orri_draw_cull){
+        .t = orr_dmat4_get_translation(*world),
+        .o = offset,
+        .r = sphere.radius,
+        .cell = cell,
+        .simple = !n->billboard && !t && !d->culled && d->lod_from < 0 && !d->shader && !d->planet,
+    };
     /* A LOD partner's own instances are placeholders: what it draws is
      * its source's far bucket, already counted with the source. */
     if (d->lod_from < 0) {
@@ -577,6 +592,66 @@ static bool moved_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
     return true;
 }
 
+/* The camera pass (decision 67): after the moved-nodes pass, when the camera
+ * or projection changed too. Every draw's world is then what its cull record
+ * says (each pass over a draw writes the record, and the moved pass has just
+ * passed every draw whose world changed), so a simple draw needs only what
+ * depends on the camera: the eye-relative sphere, its frustum test, its sort
+ * distance and, under floating origin, the eye-relative translation of its
+ * block, by the same arithmetic as pass_draw (identical results). Its world,
+ * node, material and mesh are not read: a dense walk over the records, not
+ * over the scene. Other draws go through pass_draw. Returns the CPU-visible
+ * instances of all draws. */
+static uint64_t camera_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv) {
+    VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    uint64_t visible = 0, submitted = 0, triangles = 0; /* the last full pass's stand: a camera cannot change them */
+    bool relative = fv->fo && e->lw;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        const orri_draw_cull *c = &sg->cull[i];
+        orri_draw *d = &sg->draws[i];
+        if (!c->simple) {
+            visible += pass_draw(e, sg, s, sl, fv, i, &submitted, &triangles);
+            continue;
+        }
+        /* orri_eye_point, orr_dvec3_add, orr_dvec3_distance and
+         * orr_frustum_test_sphere inlined, operation for operation (the same
+         * roundings; a cell of 0 adds +0.0 as orr_cell3_diff_metres would) */
+        orr_dvec3 t_up;
+        if (relative || c->cell.x || c->cell.y || c->cell.z)
+            t_up = orri_eye_point(e, fv, c->t, c->cell);
+        else
+            t_up = (orr_dvec3){c->t.x + 0.0, c->t.y + 0.0, c->t.z + 0.0};
+        orr_dvec3 p = {t_up.x + c->o.x, t_up.y + c->o.y, t_up.z + c->o.z};
+        orr_dvec3 v = {p.x - fv->eye.x, p.y - fv->eye.y, p.z - fv->eye.z};
+        d->sort_distance = sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+        uint32_t count = 1;
+        for (int k = 0; k < 6; k++) {
+            const orr_dplane *pl = &fv->frustum.planes[k];
+            if (pl->n.x * p.x + pl->n.y * p.y + pl->n.z * p.z + pl->d < -c->r) {
+                count = 0;
+                break;
+            }
+        }
+        visible += count;
+        if (sl->written[i] != count) {
+            args[i] = (VkDrawIndexedIndirectCommand){sg->meshes[orri_scene_slot(d->node)].index_count, count, 0, 0, 0};
+            sl->written[i] = count;
+            e->gpu.bytes_uploaded += sizeof *args;
+        }
+        /* upload_draw's camera-only case: the world and material keys are
+         * current (this draw's last pass wrote them, nothing moved it since) */
+        uint64_t *key = &sl->uploaded[3 * i];
+        if (e->lw && key[2] != fv->camera_version) {
+            key[2] = fv->camera_version;
+            orr_vec4f p = orri_pack_position(t_up, 1);
+            orri_gpu_object *object = (orri_gpu_object *)sl->objects.mapped + i;
+            object->world.m[12] = p.x, object->world.m[13] = p.y, object->world.m[14] = p.z;
+            e->gpu.bytes_uploaded += 3 * sizeof(float);
+        }
+    }
+    return visible;
+}
+
 /* What this scene's slots still need of the touch log: the oldest place a
  * slot that can take the moved-nodes pass has read up to. */
 static void touch_consumed(orri_scene_gpu *sg, orr_scene *s, const orri_slot *sl, uint32_t slots) {
@@ -596,8 +671,11 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         finish_draws(e, sg, sl, sl->still_submitted, sl->still_triangles, sl->still_visible, sl->still_gpu_counted);
         return;
     }
-    /* Only nodes moved, under the same camera: their subtrees' draws only. */
+    /* Only nodes moved: their subtrees' draws; and when the camera moved
+     * (its node is one of them) or the projection changed, the camera pass. */
+    uint64_t view = view_stamp(fv);
     if (moved_pass(e, sg, s, sl, fv, moved_stamp(sg, s, sl, fv))) {
+        if (view != sl->view_stamp) sl->still_visible = camera_pass(e, sg, s, sl, fv);
         finish_draws(e, sg, sl, sl->still_submitted, sl->still_triangles, sl->still_visible, sl->still_gpu_counted);
     } else {
         for (uint32_t i = 0; i < sg->draw_count; i++) {
@@ -611,6 +689,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
     /* Stamped after the pass: lazy world updates during it handed out versions. */
     sl->still_stamp = still_stamp(sg, s, sl, fv);
     sl->moved_stamp = moved_stamp(sg, s, sl, fv);
+    sl->view_stamp = view;
     sl->touch_read = orri_scene_touch_end(s);
     touch_consumed(sg, s, sl, ORRI_MAX_FRAMES);
 }

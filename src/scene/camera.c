@@ -256,7 +256,7 @@ void orr_camera_set_target(orr_scene *s, orr_camera camera, orr_dvec3 target) {
     if (!n) return;
     orri_camera *c = &n->u.camera;
     c->target = target;
-    c->version = orri_scene_next_version(s);
+    c->version = orri_scene_next_view_version(s);
     if (c->kind == ORRI_CAMERA_ARC) {
         arc_update_eye(s, n);
         return;
@@ -274,7 +274,7 @@ void orr_camera_set_up_vector(orr_scene *s, orr_camera camera, orr_dvec3 up) {
                     up.y, up.z);
         return;
     }
-    n->u.camera.version = orri_scene_next_version(s);
+    n->u.camera.version = orri_scene_next_view_version(s);
     if (n->u.camera.kind == ORRI_CAMERA_ARC) arc_update_eye(s, n);
 }
 
@@ -291,7 +291,7 @@ void orr_camera_set_arc(orr_scene *s, orr_camera camera, double alpha, double be
         return;
     }
     n->u.camera.alpha = alpha, n->u.camera.beta = beta, n->u.camera.radius = radius;
-    n->u.camera.version = orri_scene_next_version(s);
+    n->u.camera.version = orri_scene_next_view_version(s);
     arc_update_eye(s, n);
 }
 
@@ -319,7 +319,7 @@ void orr_camera_set_fov(orr_scene *s, orr_camera camera, double fov) {
         return;
     }
     n->u.camera.fov = fov;
-    n->u.camera.version = orri_scene_next_version(s);
+    n->u.camera.version = orri_scene_next_view_version(s);
 }
 
 void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double zfar) {
@@ -334,7 +334,7 @@ void orr_camera_set_clip(orr_scene *s, orr_camera camera, double znear, double z
         return;
     }
     n->u.camera.znear = rn, n->u.camera.zfar = rf;
-    n->u.camera.version = orri_scene_next_version(s);
+    n->u.camera.version = orri_scene_next_view_version(s);
 }
 
 /* ---- matrices ------------------------------------------------------------------------- */
@@ -474,5 +474,5 @@ uint64_t orr_camera_get_version(orr_scene *s, orr_camera camera) {
 void orri_camera_set_floating_origin(orr_scene *s, orri_node *cam, bool on) {
     if (cam->u.camera.use_floating_origin == on) return;
     cam->u.camera.use_floating_origin = on;
-    cam->u.camera.version = orri_scene_next_version(s);
+    cam->u.camera.version = orri_scene_next_view_version(s);
 }

@@ -161,6 +161,11 @@ struct orr_scene {
     uint32_t touched_len, touched_cap;
     uint64_t touched_base, touched_read; /* read: the furthest any consumer has read */
     uint64_t transform_versions;
+    /* The versions handed out by camera parameter changes (target, up, arc
+     * angles, fov, clip planes, floating-origin mode: orri_scene_next_view_version).
+     * They reach draws only through the camera's version, which the renderer
+     * keys separately (decision 67), so they are not "other" versions either. */
+    uint64_t view_versions;
     orri_pool materials; /* orri_material records, owned by src/material */
     uint32_t active_camera;
     uint32_t default_material;
@@ -198,7 +203,14 @@ orr_result orri_scene_create(orri_scene_host *host, const orr_scene_desc *desc, 
 static inline uint64_t orri_scene_next_version(orr_scene *s) { return ++s->counter; }
 /* The versions s->counter handed out for anything but transforms (touches and
  * world updates): equal before and after means only nodes moved. */
-static inline uint64_t orri_scene_other_versions(const orr_scene *s) { return s->counter - s->transform_versions; }
+static inline uint64_t orri_scene_other_versions(const orr_scene *s) {
+    return s->counter - s->transform_versions - s->view_versions;
+}
+/* A camera parameter's new version (see view_versions). */
+static inline uint64_t orri_scene_next_view_version(orr_scene *s) {
+    s->view_versions++;
+    return ++s->counter;
+}
 /* The touch log's end (one past its last sequence). */
 static inline uint64_t orri_scene_touch_end(const orr_scene *s) { return s->touched_base + s->touched_len; }
 /* A consumer has read the log up to `read`; entries before `keep` (the

@@ -288,19 +288,116 @@ static void check_moved_pass(orr_engine *e, const char *name) {
     orr_test_save_png(orr_test_out_path(path), &ia);
     CHECK(orr_test_compare(&ia, &ib).mad == 0);
     orr_test_image_free(&ia), orr_test_image_free(&ib);
-    /* The camera moves (and a mesh): every draw is passed again. */
+    /* The camera moves (and a mesh): the moved-nodes pass, then the camera
+     * pass over every draw's cull record (decision 67), which never looks at
+     * an unmoved draw's world key; the reference takes the full pass. */
     for (uint32_t k = 0; k < e->gpu.frame_count; k++)
         if (ga->slots[k].uploaded) ga->slots[k].uploaded[3 * still_draw] = 12345;
     orr_node_set_position(a.s, orr_camera_node(a.cam), (orr_dvec3){5, 16, -20});
     orr_node_set_position(b.s, orr_camera_node(b.cam), (orr_dvec3){5, 16, -20});
     move_town(&a, 8), move_town(&b, 8);
+    orr_scene_set_clear_color(b.s, (orr_color4){0.2, 0.2, 0.3, 1});
     uint32_t slot_a = e->gpu.frame_index;
     CHECK(orr_engine_render(e, a.s) == ORR_OK);
     uint32_t slot_b = e->gpu.frame_index;
     CHECK(orr_engine_render(e, b.s) == ORR_OK);
-    CHECK(ga->slots[slot_a].uploaded[3 * still_draw] != 12345);
+    CHECK(ga->slots[slot_a].uploaded[3 * still_draw] == 12345);
+    CHECK(gb->slots[slot_b].uploaded[3 * still_draw] != 12345);
     CHECK(same_uploads(e, a.s, slot_a, b.s, slot_b));
     orr_scene_destroy(a.s), orr_scene_destroy(b.s);
+}
+
+/* A town with draws the camera pass hands back to the full per-draw work: a
+ * billboarded mesh (its world follows the camera) and a thin-instanced one
+ * (its count depends on its instances' box). */
+static void add_camera_dependent_draws(town *c) {
+    orr_geometry g;
+    CHECK(orr_geometry_build_box(&(orr_box_desc){.width = 1, .height = 2, .depth = 0.2}, NULL, &g) == ORR_OK);
+    orr_material m =
+        orr_standard_material_create(c->s, &(orr_standard_material_desc){.diffuse = {true, {0.2, 0.8, 0.3}}});
+    orr_mesh sign = orr_mesh_create(c->s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = {-3, 3, -3}});
+    orr_node_set_billboard_mode(c->s, orr_mesh_node(sign), ORR_BILLBOARD_ALL);
+    orr_mesh posts = orr_mesh_create(c->s, &(orr_mesh_desc){.geometry = &g, .material = m, .position = {8, 0, 8}});
+    for (int k = 0; k < 6; k++)
+        CHECK(orr_instances_add(c->s, posts, orr_dmat4_to_f32(orr_dmat4_translation((orr_dvec3){k * 1.5, 0, 0})),
+                                NULL) == ORR_OK);
+    orr_geometry_free(&g);
+}
+
+/* The camera sweeps the town (moves, fast turns that leave and re-enter
+ * the view, a pose inside the town), some frames with nodes moving too.
+ * Per frame the camera pass (the poisoned world key of an unmoved draw
+ * survives) leaves the same draw blocks, arguments, visible counts and sort
+ * distances as the full pass forced on a twin scene; the visible count must
+ * change along the sweep (the poses cull different draws), and the images
+ * are equal at the end. */
+static void check_camera_pass(orr_engine *e, const char *name) {
+    town a = make_town(e), b = make_town(e);
+    add_camera_dependent_draws(&a), add_camera_dependent_draws(&b);
+    for (int i = 0; i < 3; i++) CHECK(orr_engine_render(e, a.s) == ORR_OK && orr_engine_render(e, b.s) == ORR_OK);
+    uint32_t still_draw = draw_of(a.s, a.meshes[8]); /* a root no frame moves */
+    orri_scene_gpu *ga = a.s->render_state, *gb = b.s->render_state;
+    for (uint32_t k = 0; k < e->gpu.frame_count; k++)
+        if (ga->slots[k].uploaded) ga->slots[k].uploaded[3 * still_draw] = 12345;
+    static const struct {
+        orr_dvec3 position, rotation; /* rotation (0, 0, 0): aim at the town's centre */
+        int move;                     /* move_town's frame, 0: nothing else moves */
+    } poses[] = {
+        {{5, 16, -20}, {0, 0, 0}, 0},   {{12, 10, -14}, {0, 0, 0}, 2},   {{30, 4, 0}, {0, 0, 0}, 0},
+        {{30, 4, 0}, {0.1, 1.4, 0}, 0}, {{30, 4, 0}, {0.1, -1.6, 0}, 0}, {{2, 2, -2}, {0.2, 0.8, 0}, 4},
+        {{2, 2, -2}, {0.2, 2.9, 0}, 0}, {{-6, 3, 6}, {0.3, 2.0, 0}, 6},  {{-20, 12, -6}, {0, 0, 0}, 0},
+    };
+    uint64_t min_visible = UINT64_MAX, max_visible = 0;
+    uint32_t camera_passes = 0, n = sizeof poses / sizeof poses[0];
+    bool all_same = true;
+    for (uint32_t f = 0; f < n; f++) {
+        town *t[2] = {&a, &b};
+        for (int k = 0; k < 2; k++) {
+            orr_node cn = orr_camera_node(t[k]->cam);
+            orr_node_set_position(t[k]->s, cn, poses[f].position);
+            if (poses[f].rotation.x != 0 || poses[f].rotation.y != 0)
+                orr_node_set_rotation(t[k]->s, cn, poses[f].rotation);
+            else
+                orr_camera_set_target(t[k]->s, t[k]->cam, (orr_dvec3){0, 0, 0});
+            if (poses[f].move) move_town(t[k], poses[f].move);
+        }
+        orr_scene_set_clear_color(b.s, (orr_color4){0.2, 0.2, 0.3, 1}); /* the reference: a full pass */
+        uint32_t slot_a = e->gpu.frame_index;
+        CHECK(orr_engine_render(e, a.s) == ORR_OK);
+        uint32_t slot_b = e->gpu.frame_index;
+        CHECK(orr_engine_render(e, b.s) == ORR_OK);
+        all_same &= same_uploads(e, a.s, slot_a, b.s, slot_b);
+        for (uint32_t i = 0; i < ga->draw_count; i++)
+            all_same &= ga->draws[i].sort_distance == gb->draws[i].sort_distance;
+        camera_passes += ga->slots[slot_a].uploaded[3 * still_draw] == 12345;
+        CHECK(gb->slots[slot_b].uploaded[3 * still_draw] != 12345);
+        uint64_t v = ga->slots[slot_a].still_visible;
+        min_visible = v < min_visible ? v : min_visible, max_visible = v > max_visible ? v : max_visible;
+    }
+    printf("%s: %u of %u camera moves took the camera pass; visible draws %llu..%llu\n", name, camera_passes, n,
+           (unsigned long long)min_visible, (unsigned long long)max_visible);
+    CHECK(all_same);
+    CHECK(camera_passes == n);
+    CHECK(min_visible < max_visible);
+    orr_image8 ia, ib;
+    CHECK(orr_test_render(e, a.s, 1, &ia) && orr_test_render(e, b.s, 1, &ib));
+    char path[64];
+    snprintf(path, sizeof path, "static-meshes-camera-%s.png", name);
+    orr_test_save_png(orr_test_out_path(path), &ia);
+    CHECK(orr_test_compare(&ia, &ib).mad == 0);
+    orr_test_image_free(&ia), orr_test_image_free(&ib);
+    orr_scene_destroy(a.s), orr_scene_destroy(b.s);
+}
+
+TEST(camera_pass_equals_the_full_pass) { check_camera_pass(engine, "plain"); }
+
+TEST(camera_pass_equals_the_full_pass_under_floating_origin) {
+    orr_engine_desc d = {.width = 96, .height = 64, .msaa = 1, .floating_origin = &orr_floating_origin};
+    orr_test_validation_hook(&d);
+    orr_engine *fo;
+    REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
+    check_camera_pass(fo, "floating-origin");
+    orr_engine_destroy(fo);
 }
 
 TEST(moved_nodes_pass_equals_the_full_pass) { check_moved_pass(engine, "plain"); }
