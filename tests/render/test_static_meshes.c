@@ -389,27 +389,23 @@ static void check_camera_pass(orr_engine *e, const char *name) {
     orr_scene_destroy(a.s), orr_scene_destroy(b.s);
 }
 
-TEST(camera_pass_equals_the_full_pass) { check_camera_pass(engine, "plain"); }
-
-TEST(camera_pass_equals_the_full_pass_under_floating_origin) {
+/* A check on its own engine with the floating-origin module installed. */
+static void under_floating_origin(void (*check)(orr_engine *, const char *)) {
     orr_engine_desc d = {.width = 96, .height = 64, .msaa = 1, .floating_origin = &orr_floating_origin};
     orr_test_validation_hook(&d);
     orr_engine *fo;
     REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
-    check_camera_pass(fo, "floating-origin");
+    check(fo, "floating-origin");
     orr_engine_destroy(fo);
 }
+
+TEST(camera_pass_equals_the_full_pass) { check_camera_pass(engine, "plain"); }
+
+TEST(camera_pass_equals_the_full_pass_under_floating_origin) { under_floating_origin(check_camera_pass); }
 
 TEST(moved_nodes_pass_equals_the_full_pass) { check_moved_pass(engine, "plain"); }
 
-TEST(moved_nodes_pass_equals_the_full_pass_under_floating_origin) {
-    orr_engine_desc d = {.width = 96, .height = 64, .msaa = 1, .floating_origin = &orr_floating_origin};
-    orr_test_validation_hook(&d);
-    orr_engine *fo;
-    REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
-    check_moved_pass(fo, "floating-origin");
-    orr_engine_destroy(fo);
-}
+TEST(moved_nodes_pass_equals_the_full_pass_under_floating_origin) { under_floating_origin(check_moved_pass); }
 
 /* The touch log stays bounded when nothing renders the scene (past its cap
  * it is dropped), and a slot that fell behind it takes the full pass: still
