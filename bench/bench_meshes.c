@@ -1,6 +1,9 @@
 /* bench_meshes — CPU per frame of a city of many individual static meshes
- * (issue 15, item 4): N distinct meshes (not instanced; one box geometry
- * shared, eight standard materials), laid out on a ground grid, with the
+ * (issue 15, item 4): N distinct meshes (not instanced; one box geometry,
+ * copied into each mesh, or with --share shared through
+ * orr_mesh_desc.share_geometry: one vertex and index buffer set, which lets
+ * the draws merge into multi-draw runs, decision 68; eight standard
+ * materials), laid out on a ground grid, with the
  * camera above it. Measured: the calling thread's CPU time of
  * orr_engine_render (CLOCK_THREAD_CPUTIME_ID, median over the frames) in
  * three cases after warm-up:
@@ -14,7 +17,9 @@
  * The viewport is tiny (64×36, MSAA 1): this is the CPU cost of the render
  * call, not of drawing.
  *
- *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still | --camera]
+ *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still | --camera] [--share]
+ *
+ * ORR_MULTIDRAW=0 in the environment turns multi-draw runs off (the baseline).
  *
  * Defaults: 10^4 and 10^5 meshes, 10 frames, 3 warm-up frames.
  * Output: a table, then lines `BENCH name value unit`. */
@@ -63,7 +68,7 @@ static orr_dvec3 spot(const city *c, uint32_t i) {
     return (orr_dvec3){(i % c->side - h) * 3.0, 0, (i / c->side - h) * 3.0};
 }
 
-static city make_city(orr_engine *e, uint32_t n) {
+static city make_city(orr_engine *e, uint32_t n, bool share) {
     city c = {.n = n, .side = 1};
     while ((uint64_t)c.side * c.side < n) c.side++;
     if (orr_scene_create(e, &(orr_scene_desc){.label = "city"}, &c.s) != ORR_OK) die("scene", e);
@@ -77,7 +82,8 @@ static city make_city(orr_engine *e, uint32_t n) {
     c.meshes = malloc(sizeof *c.meshes * n);
     if (!c.meshes) die("out of memory", NULL);
     for (uint32_t i = 0; i < n; i++) {
-        c.meshes[i] = orr_mesh_create(c.s, &(orr_mesh_desc){.geometry = &g,
+        c.meshes[i] = orr_mesh_create(c.s, &(orr_mesh_desc){.geometry = share && i ? NULL : &g,
+                                                            .share_geometry = share && i ? c.meshes[0] : (orr_mesh){0},
                                                             .material = mats[i % 8],
                                                             .position = spot(&c, i),
                                                             .scaling = {1, 1.0 + (i * 7 % 13) * 0.3, 1}});
@@ -148,6 +154,7 @@ int main(int argc, char **argv) {
     int count = 2;
     int frames = 10, warm = 3;
     int only = -1; /* --still / --camera: that case only (profiling) */
+    bool share = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             char *end;
@@ -164,8 +171,11 @@ int main(int argc, char **argv) {
             only = STILL;
         else if (!strcmp(argv[i], "--camera"))
             only = CAMERA_MOVES;
+        else if (!strcmp(argv[i], "--share"))
+            share = true;
         else {
-            fprintf(stderr, "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still | --camera]\n");
+            fprintf(stderr,
+                    "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still | --camera] [--share]\n");
             return 2;
         }
     }
@@ -174,13 +184,15 @@ int main(int argc, char **argv) {
             &(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2, .gpu_timing = true}, &e) !=
         ORR_OK)
         die("engine", NULL);
-    printf("# bench_meshes: %d frames, %d warm-up, device %s\n\n", frames, warm, orr_engine_device_info(e).name);
+    const char *md = getenv("ORR_MULTIDRAW");
+    printf("# bench_meshes: %d frames, %d warm-up, device %s, geometry %s, multi-draw %s\n\n", frames, warm,
+           orr_engine_device_info(e).name, share ? "shared" : "copied", md && !strcmp(md, "0") ? "off" : "on");
     printf(
         "| meshes | still ms/frame | one moves ms/frame | 1%% move ms/frame | camera moves ms/frame | records (still) "
         "|\n|---|---|---|---|---|---|\n");
     char lines[2][CASES][96], gpu_lines[2][160];
     for (int k = 0; k < count; k++) {
-        city c = make_city(e, sizes[k]);
+        city c = make_city(e, sizes[k], share);
         double ms[CASES];
         result res[CASES];
         uint32_t records = 0;

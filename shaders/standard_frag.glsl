@@ -12,7 +12,6 @@
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
 layout(set = 1, binding = 0) uniform sampler2D diffuse_tex;
-layout(push_constant) uniform Push { uint object; } pc;
 #include "shadow_receive.glsl"
 
 layout(location = 0) in vec3 v_position;
@@ -23,6 +22,7 @@ layout(location = 2) in vec2 v_uv;
 #if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))
 layout(location = 3) in vec4 v_color;
 #endif
+layout(location = 4) flat in uint v_object; /* pc.object + gl_DrawID (standard_vert.glsl) */
 layout(location = 0) out vec4 out_color;
 
 struct Lit { vec3 diffuse; vec3 specular; };
@@ -68,7 +68,7 @@ float fog_factor(float dist) {
 }
 
 void main() {
-    OrriObject o = objects[pc.object];
+    OrriObject o = objects[v_object];
     uint flags = o.flags.x;
     vec4 base = vec4(1.0);
     float alpha = o.diffuse.a;

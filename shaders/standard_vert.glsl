@@ -5,6 +5,10 @@
 // final world = mesh world · instance world (seeds/003). ORR_LEAN (no diffuse
 // texture, no vertex colours: the common case) drops the UV and vertex-colour
 // attributes and interpolants, which bound small-triangle throughput.
+// Object index: pc.object + gl_DrawID, so that one multi-draw covers a run of
+// consecutive plain draws (record.c, decision 68); gl_DrawID is 0 in a
+// single draw. The fragment stage gets it as a flat interpolant.
+#extension GL_ARB_shader_draw_parameters : require
 #include "gpu_types.h"
 
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
@@ -35,12 +39,15 @@ layout(location = 2) out vec2 v_uv;
 #if !defined(ORR_LEAN) || (defined(ORR_INSTANCED) && !defined(ORR_NO_ICOLOR))
 layout(location = 3) out vec4 v_color;
 #endif
+layout(location = 4) flat out uint v_object;
 
 void main() {
+    uint object = pc.object + uint(gl_DrawIDARB);
+    v_object = object;
     // Field reads, not a copy of the whole object record: the vertex stage
     // needs two matrices of it.
-    mat4 ow = objects[pc.object].world;
-    mat3 on = mat3(objects[pc.object].normal_matrix);
+    mat4 ow = objects[object].world;
+    mat3 on = mat3(objects[object].normal_matrix);
 #ifdef ORR_INSTANCED
     // final world = mesh world · instance world, applied as two products on
     // the point (cheaper than forming the matrix per vertex). Normals: the

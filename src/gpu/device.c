@@ -296,7 +296,7 @@ static orr_result create_device(orri_gpu *gpu) {
     VkPhysicalDeviceVulkan11Features f11 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
         .pNext = &f12,
-        .shaderDrawParameters = VK_TRUE,
+        .shaderDrawParameters = VK_TRUE, /* the standard shaders read gl_DrawID (record.c's multi-draw runs) */
     };
     VkPhysicalDeviceFeatures2 f = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
@@ -310,6 +310,8 @@ static orr_result create_device(orri_gpu *gpu) {
                 .shaderFloat64 = supported.shaderFloat64,
             },
     };
+    const char *knob = getenv("ORR_MULTIDRAW"); /* "0": one indirect draw per mesh (comparisons) */
+    gpu->multi_draw = supported.multiDrawIndirect && !(knob && strcmp(knob, "0") == 0);
     const char *exts[1];
     uint32_t ext_count = 0;
 #ifdef ORR_HAVE_GLFW

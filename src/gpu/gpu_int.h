@@ -134,6 +134,10 @@ typedef struct orri_gpu {
     void *validation_user;
     VkPhysicalDevice physical;
     VkPhysicalDeviceProperties props;
+    /* Merge runs of plain draws into one multi-draw (record.c, decision 68):
+     * the device has multiDrawIndirect (shaderDrawParameters is required) and
+     * ORR_MULTIDRAW is not "0". Read at record time only, so tests may flip it. */
+    bool multi_draw;
     VkPhysicalDeviceMemoryProperties mem_props;
     VkDevice device;
     uint32_t queue_family;

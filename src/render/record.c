@@ -71,6 +71,47 @@ static bool in_late_pass(orri_scene_gpu *sg, orr_scene *s, const orri_draw *d) {
     return orri_draw_occludes(s, d) || (d->lod_from >= 0 && orri_draw_occludes(s, &sg->draws[d->lod_from]));
 }
 
+/* Multi-draw runs (decision 68): consecutive draws i, i+1, ... that would
+ * record the same commands except for the push constant i become one
+ * vkCmdDrawIndexedIndirect with drawCount = run length over their contiguous
+ * arguments; the vertex stage's object index is pc.object + gl_DrawID, so
+ * each draw still reads its own object record and its own (CPU-culled)
+ * instance count, and draws execute in order (primitive order follows the
+ * draw index). Only plain standard draws merge: not shader or PBR materials
+ * (per-draw dynamic offsets), thin instances (their own instance buffers),
+ * crowds, or skinned/morphed meshes (their own deformed streams). */
+static bool mergeable(const orri_draw *d, const orri_mesh_gpu *mg) {
+    return !d->shader && !d->pbr && !d->thin && !mg->crowd && !mg->deform;
+}
+
+static bool same_commands(const orri_draw *a, const orri_mesh_gpu *ma, const orri_draw *b, const orri_mesh_gpu *mb) {
+    if (!mergeable(b, mb) || a->pipeline != b->pipeline || a->layout != b->layout || a->texture_set != b->texture_set ||
+        a->mirrored != b->mirrored)
+        return false;
+    for (int k = 0; k < 4; k++)
+        if (ma->streams[k].buffer != mb->streams[k].buffer) return false;
+    return ma->indices.buffer == mb->indices.buffer && ma->index_type == mb->index_type;
+}
+
+/* The draws after pass position k that join draw i's run: consecutive
+ * positions holding consecutive draw indices, in the same pass. */
+static uint32_t run_length(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t k, uint32_t count,
+                           bool transparent, bool late) {
+    uint32_t i = transparent ? sg->order[k] : k;
+    const orri_draw *d = &sg->draws[i];
+    const orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
+    uint32_t max = e->gpu.props.limits.maxDrawIndirectCount, n = 1;
+    if (!e->gpu.multi_draw || !mergeable(d, mg)) return 1;
+    for (; k + n < count && n < max; n++) {
+        uint32_t j = transparent ? sg->order[k + n] : k + n;
+        const orri_draw *dj = &sg->draws[j];
+        if (j != i + n || dj->transparent != transparent || (late && !in_late_pass(sg, s, dj)) ||
+            !same_commands(d, mg, dj, &sg->meshes[orri_scene_slot(dj->node)]))
+            break;
+    }
+    return n;
+}
+
 static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
                               VkCommandBuffer cmd, bool transparent, bool late) {
     orr_result r = orri_begin_secondary(e, cmd);
@@ -82,6 +123,8 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
     VkPipeline bound = VK_NULL_HANDLE;
     VkBuffer args = late ? sl->late_args.buffer : sl->indirect.buffer;
     uint32_t count = transparent ? sg->transparent_count : sg->draw_count;
+    uint32_t *cmds = &sl->draw_cmds[late ? 1 : transparent ? 2 : 0];
+    *cmds = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t i = transparent ? sg->order[k] : k;
         orri_draw *d = &sg->draws[i];
@@ -109,6 +152,7 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 2, sets, 0, NULL);
             vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, 4, &i);
         }
+        (*cmds)++;
         if (mg->crowd) { /* a skinned crowd: its own streams, indices and draw arguments */
             orri_crowd_record(mg, d->pbr, cmd);
             continue;
@@ -138,8 +182,10 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);
         vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
         /* Indirect: culling rewrites the instance count (0 or 1) without re-recording. */
-        vkCmdDrawIndexedIndirect(cmd, args, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), 1,
+        uint32_t run = run_length(e, sg, s, k, count, transparent, late);
+        vkCmdDrawIndexedIndirect(cmd, args, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), run,
                                  sizeof(VkDrawIndexedIndirectCommand));
+        k += run - 1;
     }
     orri_cmd_label_end(&e->gpu, cmd);
     return orri_vk_check(&e->gpu, vkEndCommandBuffer(cmd), "end secondary");

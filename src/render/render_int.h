@@ -288,6 +288,9 @@ typedef struct orri_slot {
     uint32_t object_capacity, sys_capacity; /* in draws */
     VkDescriptorSet scene_set, sys_set;
     VkCommandBuffer opaque, transparent;
+    /* Draw commands in the opaque, late and transparent secondaries as last
+     * recorded: a multi-draw run counts once (record.c; read by tests). */
+    uint32_t draw_cmds[3];
     uint64_t recorded_epoch;
     uint32_t *transparent_order;
     uint32_t transparent_count; /* as recorded */
