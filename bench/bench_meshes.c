@@ -14,10 +14,15 @@
  *   camera moves the camera turns a little every frame (every mesh's
  *                frustum test and eye-relative data are redone).
  *
- * The viewport is tiny (64×36, MSAA 1): this is the CPU cost of the render
- * call, not of drawing.
+ * The viewport is tiny (64×36, MSAA 1) unless --size says otherwise: by
+ * default this is the CPU cost of the render call, not of drawing.
+ * --occlusion turns on two-phase occlusion culling of every mesh (decision
+ * 69); --street puts the camera at street level (1.7 m) at the city's edge,
+ * looking across it, where the near blocks hide most of the rest (the
+ * default camera looks down at 45 degrees).
  *
  *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still | --camera] [--share]
+ *                  [--occlusion] [--street] [--size WxH]
  *
  * ORR_MULTIDRAW=0 in the environment turns multi-draw runs off (the baseline).
  *
@@ -61,15 +66,27 @@ typedef struct city {
     orr_mesh *meshes;
     orr_camera cam;
     uint32_t n, side;
+    bool street;
 } city;
+
+/* The camera of frame angle a: above the city at 45 degrees, or at street
+ * level on its edge; both look at its centre. */
+static orr_dvec3 eye(const city *c, double a) {
+    double ext = c->side * 3.0;
+    if (c->street) { /* off the street axes, so the blocks close the view */
+        a += 0.4;
+        return (orr_dvec3){ext * 0.55 * sin(a), 1.7, -ext * 0.55 * cos(a)};
+    }
+    return (orr_dvec3){ext * 0.6 * sin(a), ext * 0.6, -ext * 0.6 * cos(a)};
+}
 
 static orr_dvec3 spot(const city *c, uint32_t i) {
     double h = (c->side - 1) * 0.5;
     return (orr_dvec3){(i % c->side - h) * 3.0, 0, (i / c->side - h) * 3.0};
 }
 
-static city make_city(orr_engine *e, uint32_t n, bool share) {
-    city c = {.n = n, .side = 1};
+static city make_city(orr_engine *e, uint32_t n, bool share, bool occlusion, bool street) {
+    city c = {.n = n, .side = 1, .street = street};
     while ((uint64_t)c.side * c.side < n) c.side++;
     if (orr_scene_create(e, &(orr_scene_desc){.label = "city"}, &c.s) != ORR_OK) die("scene", e);
     orr_light_create(c.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0.3, -1, 0.5}});
@@ -88,11 +105,12 @@ static city make_city(orr_engine *e, uint32_t n, bool share) {
                                                             .position = spot(&c, i),
                                                             .scaling = {1, 1.0 + (i * 7 % 13) * 0.3, 1}});
         if (!c.meshes[i].id) die("mesh", e);
+        if (occlusion) orr_mesh_enable_occlusion_culling(c.s, c.meshes[i], true);
     }
     orr_geometry_free(&g);
     double ext = c.side * 3.0;
-    c.cam = orr_camera_create_free(c.s, &(orr_free_camera_desc){.position = {0, ext * 0.6, -ext * 0.6},
-                                                                .target = ORR_DVEC3(0, 0, 0),
+    c.cam = orr_camera_create_free(c.s, &(orr_free_camera_desc){.position = eye(&c, 0),
+                                                                .target = ORR_DVEC3(0, street ? 1.7 : 0, 0),
                                                                 .fov = 0.8,
                                                                 .near = 0.5,
                                                                 .far = ext * 4});
@@ -113,7 +131,6 @@ static result run_case(orr_engine *e, city *c, int which, int warm, int frames) 
     double *t = malloc(sizeof(double) * frames * 2), *g = t + frames, w0 = 0;
     int ng = 0;
     uint64_t last = ORR_FRAME_NONE;
-    double ext = c->side * 3.0;
     for (int f = -warm; f < frames; f++) {
         uint32_t i = (uint32_t)(f + warm) * 7919u % c->n;
         if (which == ONE_MOVES) {
@@ -129,9 +146,7 @@ static result run_case(orr_engine *e, city *c, int which, int warm, int frames) 
                 orr_node_set_position(c->s, orr_mesh_node(c->meshes[m]), p);
             }
         } else if (which == CAMERA_MOVES) {
-            double a = 0.002 * (f + warm);
-            orr_node_set_position(c->s, orr_camera_node(c->cam),
-                                  (orr_dvec3){ext * 0.6 * sin(a), ext * 0.6, -ext * 0.6 * cos(a)});
+            orr_node_set_position(c->s, orr_camera_node(c->cam), eye(c, 0.002 * (f + warm)));
         }
         if (f == 0) w0 = now_ms();
         double c0 = thread_ms();
@@ -154,7 +169,8 @@ int main(int argc, char **argv) {
     int count = 2;
     int frames = 10, warm = 3;
     int only = -1; /* --still / --camera: that case only (profiling) */
-    bool share = false;
+    bool share = false, occlusion = false, street = false;
+    uint32_t width = 64, height = 36;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
             char *end;
@@ -173,41 +189,56 @@ int main(int argc, char **argv) {
             only = CAMERA_MOVES;
         else if (!strcmp(argv[i], "--share"))
             share = true;
+        else if (!strcmp(argv[i], "--occlusion"))
+            occlusion = true;
+        else if (!strcmp(argv[i], "--street"))
+            street = true;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &width, &height) == 2)
+            i++;
         else {
-            fprintf(stderr,
-                    "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still | --camera] [--share]\n");
+            fprintf(stderr, "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still | --camera] "
+                            "[--share] [--occlusion] [--street] [--size WxH]\n");
             return 2;
         }
     }
     orr_engine *e;
     if (orr_engine_create(
-            &(orr_engine_desc){.width = 64, .height = 36, .msaa = 1, .frames_in_flight = 2, .gpu_timing = true}, &e) !=
-        ORR_OK)
+            &(orr_engine_desc){.width = width, .height = height, .msaa = 1, .frames_in_flight = 2, .gpu_timing = true},
+            &e) != ORR_OK)
         die("engine", NULL);
     const char *md = getenv("ORR_MULTIDRAW");
-    printf("# bench_meshes: %d frames, %d warm-up, device %s, geometry %s, multi-draw %s\n\n", frames, warm,
-           orr_engine_device_info(e).name, share ? "shared" : "copied", md && !strcmp(md, "0") ? "off" : "on");
+    printf("# bench_meshes: %d frames, %d warm-up, device %s, %ux%u, geometry %s, multi-draw %s, occlusion %s, "
+           "camera %s\n\n",
+           frames, warm, orr_engine_device_info(e).name, width, height, share ? "shared" : "copied",
+           md && !strcmp(md, "0") ? "off" : "on", occlusion ? "on" : "off", street ? "street" : "above");
     printf(
         "| meshes | still ms/frame | one moves ms/frame | 1%% move ms/frame | camera moves ms/frame | records (still) "
         "|\n|---|---|---|---|---|---|\n");
     char lines[2][CASES][96], gpu_lines[2][160];
     for (int k = 0; k < count; k++) {
-        city c = make_city(e, sizes[k], share);
+        city c = make_city(e, sizes[k], share, occlusion, street);
         double ms[CASES];
         result res[CASES];
         uint32_t records = 0;
+        uint64_t drawn = 0;
         for (int w = 0; w < CASES; w++) {
             res[w] = only < 0 || w == only ? run_case(e, &c, w, warm, frames) : (result){NAN, NAN, NAN};
             ms[w] = res[w].cpu_ms;
-            if (w == STILL) records = orr_query_stats(e).records;
+            if (w == STILL) {
+                orr_stats st = orr_query_stats(e);
+                records = st.records, drawn = st.instances_visible;
+                const char *png = getenv("ORR_BENCH_PNG"); /* the still frame, to look at */
+                if (png && k == count - 1) orr_engine_save_png(e, png);
+            }
             snprintf(lines[k][w], sizeof lines[k][w], "BENCH meshes_%u_%s_cpu_ms %.4f ms\n", sizes[k], case_name[w],
                      ms[w]);
         }
         printf("| %u | %.3f | %.3f | %.3f | %.3f | %u |\n", sizes[k], ms[STILL], ms[ONE_MOVES], ms[PERCENT_MOVE],
                ms[CAMERA_MOVES], records);
-        snprintf(gpu_lines[k], sizeof gpu_lines[k], "| %u | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f |\n",
-                 sizes[k], res[STILL].gpu_ms, res[STILL].wall_ms, res[ONE_MOVES].gpu_ms, res[ONE_MOVES].wall_ms,
-                 res[PERCENT_MOVE].gpu_ms, res[PERCENT_MOVE].wall_ms, res[CAMERA_MOVES].gpu_ms,
+        snprintf(gpu_lines[k], sizeof gpu_lines[k],
+                 "| %u | %llu | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f | %.3f / %.3f |\n", sizes[k],
+                 (unsigned long long)drawn, res[STILL].gpu_ms, res[STILL].wall_ms, res[ONE_MOVES].gpu_ms,
+                 res[ONE_MOVES].wall_ms, res[PERCENT_MOVE].gpu_ms, res[PERCENT_MOVE].wall_ms, res[CAMERA_MOVES].gpu_ms,
                  res[CAMERA_MOVES].wall_ms);
         fflush(stdout);
         orr_engine_wait_idle(e);
@@ -215,7 +246,7 @@ int main(int argc, char **argv) {
         free(c.meshes);
     }
     printf("\nGPU render pass ms / wall ms per frame (medians; wall = the case's frames over their count):\n\n"
-           "| meshes | still | one moves | 1%% move | camera moves |\n|---|---|---|---|---|\n");
+           "| meshes | drawn (still) | still | one moves | 1%% move | camera moves |\n|---|---|---|---|---|---|\n");
     for (int k = 0; k < count; k++) fputs(gpu_lines[k], stdout);
     printf("\n");
     for (int k = 0; k < count; k++)

@@ -417,6 +417,18 @@ orr_material orr_mesh_get_material(const orr_scene *scene, orr_mesh mesh);
 /* Invisible meshes are skipped without re-recording anything but the pass. */
 void orr_mesh_set_visible(orr_scene *scene, orr_mesh mesh, bool visible);
 bool orr_mesh_get_visible(const orr_scene *scene, orr_mesh mesh);
+/* Two-phase GPU occlusion culling of this mesh (decision 69; the thin
+ * instances' mode is orr_instances_enable_occlusion_culling): each frame the
+ * mesh is drawn in the first pass only when it was visible last frame; the
+ * rest is tested against a depth pyramid of that pass and the newly visible
+ * ones are drawn in a second pass of the same frame, so the image equals
+ * frustum culling's. Worth it for meshes often hidden behind others (a city's
+ * buildings); it costs a depth pyramid per frame. Opaque draws only: a
+ * transparent material, thin instances (use their own mode), a skinned crowd
+ * or a LOD partner leave the mesh frustum-culled. Shadow passes are not
+ * affected. */
+void orr_mesh_enable_occlusion_culling(orr_scene *scene, orr_mesh mesh, bool enabled);
+bool orr_mesh_get_occlusion_culling(const orr_scene *scene, orr_mesh mesh);
 orr_dbox orr_mesh_get_local_box(const orr_scene *scene, orr_mesh mesh);
 orr_dsphere orr_mesh_get_local_sphere(const orr_scene *scene, orr_mesh mesh);
 orr_dbox orr_mesh_get_world_box(orr_scene *scene, orr_mesh mesh);

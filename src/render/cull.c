@@ -123,9 +123,9 @@ static orr_result upload_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene 
         VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     bool barrier = false;
     *culled = 0;
-    for (uint32_t i = 0; i < sg->draw_count; i++) {
+    for (uint32_t j = 0; j < sg->thin_count; j++) {
+        uint32_t i = sg->thin_draws[j];
         orri_draw *d = &sg->draws[i];
-        if (!d->thin) continue;
         orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
         if (d->culled) (*culled)++;
         bool positions_stale = t->positions && d->thin->uploaded_positions != t->position_version;
@@ -151,7 +151,8 @@ static orr_result upload_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene 
  * and its instance count (and its LOD partner's) reset to zero. */
 static orr_result prepare_culling(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                   const orri_view *fv, VkCommandBuffer cmd) {
-    for (uint32_t i = 0; i < sg->draw_count; i++) {
+    for (uint32_t j = 0; j < sg->thin_count; j++) {
+        uint32_t i = sg->thin_draws[j];
         orri_draw *d = &sg->draws[i];
         if (!d->culled) continue;
         bool replaced, occl = orri_draw_occludes(s, d);
@@ -175,9 +176,10 @@ orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
     uint32_t culled;
     sl->occl_draws = 0; /* counted by prepare_culling */
     orr_result r = upload_instances(e, sg, s, cmd, &culled);
-    if (r != ORR_OK || !culled) return r;
+    if (r != ORR_OK || (!culled && !sg->mesh_occl_draws)) return r;
     /* Culling: reset each instance count, then one thread per instance. */
     r = prepare_culling(e, sg, s, sl, slot, fv, cmd);
+    if (r == ORR_OK && sg->mesh_occl_draws) r = orri_mesh_occlusion_prepare(e, sg, sl, cmd);
     if (r != ORR_OK) return r;
     /* COMPUTE: the last frame's phase 2 wrote the visibility words. */
     orri_memory_barrier(cmd,
@@ -188,7 +190,8 @@ orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     orri_cmd_label_begin(&e->gpu, cmd, "thin-instance culling");
     VkPipeline bound = VK_NULL_HANDLE;
-    for (uint32_t i = 0; i < sg->draw_count; i++) {
+    for (uint32_t j = 0; j < sg->thin_count; j++) {
+        uint32_t i = sg->thin_draws[j];
         orri_draw *d = &sg->draws[i];
         if (!d->culled) continue;
         bool occl = orri_draw_occludes(s, d);
@@ -200,6 +203,7 @@ orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
         }
         orri_thin_gpu_cull_dispatch(e, d->thin, orri_thin_of(orri_scene_node(s, d->node)), sl, slot, i, cmd);
     }
+    if (sg->mesh_occl_draws) orri_mesh_occlusion_dispatch(e, sg, sl, 1, fv, cmd); /* phase 1 of the meshes */
     orri_cmd_label_end(&e->gpu, cmd);
     /* HOST: the instance counts are read back once the frame's fence signals
      * (collect_visible); a fence alone makes device writes available, not visible. */

@@ -104,6 +104,7 @@ static orr_result add_draw(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu 
      * always go through the culling pass, which makes them eye-relative. */
     d.planet = t && t->positions && d.thin;
     d.culled = t && d.thin && (t->gpu_culling || d.planet) && !d.transparent;
+    d.mesh_occl = orri_node_mesh(n)->occlusion_culling && !d.thin && !d.transparent && !mg->crowd;
     mg->draw_index = sg->draw_count;
     sg->draws[sg->draw_count++] = d;
     return ORR_OK;
@@ -165,7 +166,7 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
         if (sg->shaders[i].material && !orri_scene_material(s, sg->shaders[i].material))
             orri_shader_gpu_release(e, &sg->shaders[i]);
     orri_pbr_release_sets(e, sg, s, false);
-    sg->draw_count = 0;
+    sg->draw_count = 0, sg->mesh_occl_draws = 0;
     for (uint32_t i = 0; i < sg->mesh_cap; i++) sg->meshes[i].draw_index = UINT32_MAX; /* set by add_draw */
     /* New meshes' vertex and index copies go into one command buffer,
      * submitted once for the whole rebuild (not once per buffer). */
@@ -180,10 +181,16 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     link_lod_pairs(sg, s);
     /* The per-frame passes over the draws for deforms and crowds are skipped
      * when there are none (a city of static meshes, issue 15). */
-    sg->deform_draws = sg->crowd_draws = 0;
+    sg->deform_draws = sg->crowd_draws = 0, sg->thin_count = 0;
+    if (!grow_array(a, (void **)&sg->thin_draws, &sg->thin_cap, sg->draw_count, sizeof *sg->thin_draws))
+        return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "thin draw list");
     for (uint32_t i = 0; i < sg->draw_count; i++) {
-        const orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(sg->draws[i].node)];
+        orri_draw *d = &sg->draws[i];
+        if (d->thin) sg->thin_draws[sg->thin_count++] = i;
+        const orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
         sg->deform_draws += mg->deform != NULL, sg->crowd_draws += mg->crowd != NULL;
+        d->mesh_occl = d->mesh_occl && d->lod_from < 0; /* a LOD partner draws its source's bucket */
+        sg->mesh_occl_draws += d->mesh_occl;
     }
     r = pick_pipelines(e, sg, s);
     if (r != ORR_OK) return r;

@@ -24,11 +24,12 @@
 #include "render/renderer_int.h"
 
 extern const uint32_t orri_spv_cull_occlusion_comp[], orri_spv_hiz_depth_comp[], orri_spv_hiz_depth_ms_comp[],
-    orri_spv_hiz_reduce_comp[];
+    orri_spv_hiz_reduce_comp[], orri_spv_mesh_occlusion_comp[];
 extern const size_t orri_spv_cull_occlusion_comp_size, orri_spv_hiz_depth_comp_size, orri_spv_hiz_depth_ms_comp_size,
-    orri_spv_hiz_reduce_comp_size;
+    orri_spv_hiz_reduce_comp_size, orri_spv_mesh_occlusion_comp_size;
 
 bool orri_draw_occludes(orr_scene *s, const orri_draw *d) {
+    if (d->mesh_occl) return true;
     if (d->culled && !d->planet) {
         orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
         return t && t->occlusion_culling;
@@ -54,6 +55,14 @@ static orr_result make_layouts(orr_engine *e) {
     VkPushConstantRange hpc = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
     if (r == ORR_OK)
         r = orri_pipeline_layout(gpu, &e->occl.hiz_set_layout, 1, &hpc, "depth pyramid layout", &e->occl.hiz_layout);
+    /* The mesh pass: arguments, entries, words, late arguments, pyramid. */
+    VkDescriptorSetLayoutBinding mb[5];
+    for (uint32_t i = 0; i < 5; i++)
+        mb[i] =
+            (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    if (r == ORR_OK) r = orri_set_layout(gpu, mb, 5, "mesh occlusion set layout", &e->occl.mesh_set_layout);
+    if (r == ORR_OK)
+        r = orri_pipeline_layout(gpu, &e->occl.mesh_set_layout, 1, &pc, "mesh occlusion layout", &e->occl.mesh_layout);
     /* Sets are freed one by one (a thin mesh's go through the delete queue). */
     VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1024},
                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1024 * 11 + 1},
@@ -81,7 +90,10 @@ static orr_result make_pipelines(orr_engine *e) {
     if (r == ORR_OK)
         r = orri_compute_pipeline(gpu, e->occl.hiz_layout, orri_spv_hiz_reduce_comp, orri_spv_hiz_reduce_comp_size,
                                   "depth pyramid reduction", &e->occl.hiz_reduce);
-    if (r == ORR_OK) e->pipeline_count += 3;
+    if (r == ORR_OK)
+        r = orri_compute_pipeline(gpu, e->occl.mesh_layout, orri_spv_mesh_occlusion_comp,
+                                  orri_spv_mesh_occlusion_comp_size, "mesh occlusion culling", &e->occl.mesh_cull);
+    if (r == ORR_OK) e->pipeline_count += 4;
     return r;
 }
 
@@ -166,13 +178,15 @@ void orri_occlusion_deinit(orr_engine *e) {
     if (!e->occl.pool) return;
     /* Culling sets from the pool may wait in the delete queues (device idle). */
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) orri_delete_run(&e->gpu, &e->gpu.frames[i]);
-    VkPipeline p[] = {e->occl.cull, e->occl.hiz_depth, e->occl.hiz_reduce};
-    for (int i = 0; i < 3; i++)
+    VkPipeline p[] = {e->occl.cull, e->occl.hiz_depth, e->occl.hiz_reduce, e->occl.mesh_cull};
+    for (int i = 0; i < 4; i++)
         if (p[i]) vkDestroyPipeline(d, p[i], NULL);
-    if (e->occl.cull_layout) vkDestroyPipelineLayout(d, e->occl.cull_layout, NULL);
-    if (e->occl.hiz_layout) vkDestroyPipelineLayout(d, e->occl.hiz_layout, NULL);
-    if (e->occl.cull_set_layout) vkDestroyDescriptorSetLayout(d, e->occl.cull_set_layout, NULL);
-    if (e->occl.hiz_set_layout) vkDestroyDescriptorSetLayout(d, e->occl.hiz_set_layout, NULL);
+    VkPipelineLayout pl[] = {e->occl.cull_layout, e->occl.hiz_layout, e->occl.mesh_layout};
+    for (int i = 0; i < 3; i++)
+        if (pl[i]) vkDestroyPipelineLayout(d, pl[i], NULL);
+    VkDescriptorSetLayout sl[] = {e->occl.cull_set_layout, e->occl.hiz_set_layout, e->occl.mesh_set_layout};
+    for (int i = 0; i < 3; i++)
+        if (sl[i]) vkDestroyDescriptorSetLayout(d, sl[i], NULL);
     if (e->occl.pool) vkDestroyDescriptorPool(d, e->occl.pool, NULL);
     orri_buffer_destroy_now(&e->gpu, &e->occl.pyramid);
     memset(&e->occl, 0, sizeof e->occl);
@@ -254,6 +268,89 @@ void orri_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, ui
     if (groups) vkCmdDispatch(cmd, groups, 1, 1);
 }
 
+/* ---- individual meshes (decision 69) ------------------------------------------ */
+
+/* The mesh visibility words, zeroed (nothing visible) whenever replaced. */
+static orr_result ensure_mesh_words(orr_engine *e, orri_scene_gpu *sg, VkCommandBuffer cmd) {
+    if (sg->mesh_words.buffer && sg->mesh_words_capacity >= sg->draw_count) return ORR_OK;
+    uint32_t cap = 64; /* doubling: meshes added later keep the words of the draws before them */
+    while (cap < sg->draw_count) cap *= 2;
+    orri_buffer b;
+    orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * 4,
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                      ORRI_MEM_DEVICE, "mesh visibility words", &b);
+    if (r != ORR_OK) return r;
+    vkCmdFillBuffer(cmd, b.buffer, 0, VK_WHOLE_SIZE, 0); /* before the culling pass's barrier */
+    orri_buffer_destroy_deferred(&e->gpu, &sg->mesh_words);
+    sg->mesh_words = b, sg->mesh_words_capacity = cap;
+    return ORR_OK;
+}
+
+orr_result orri_mesh_occlusion_prepare(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, VkCommandBuffer cmd) {
+    orr_result r = ensure_engine(e);
+    if (r == ORR_OK) r = ensure_late_args(e, sg, sl);
+    if (r == ORR_OK) r = ensure_mesh_words(e, sg, cmd);
+    if (r != ORR_OK) return r;
+    sl->occl_draws += sg->mesh_occl_draws;
+    /* the count of hidden meshes (after the entries), zeroed before phase 1's barrier */
+    vkCmdFillBuffer(cmd, sl->occl_entries.buffer, (VkDeviceSize)sl->occl_entry_capacity * sizeof(orri_occl_entry) + 16,
+                    4, 0);
+    VkBuffer want[5] = {sl->indirect.buffer, sl->occl_entries.buffer, sg->mesh_words.buffer, sl->late_args.buffer,
+                        e->occl.pyramid.buffer};
+    if (sl->mesh_occl_set && !memcmp(want, sl->mesh_occl_bound, sizeof want)) return ORR_OK;
+    if (!sl->mesh_occl_set) {
+        VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                                          .descriptorPool = e->occl.pool,
+                                          .descriptorSetCount = 1,
+                                          .pSetLayouts = &e->occl.mesh_set_layout};
+        r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &sl->mesh_occl_set),
+                          "mesh occlusion set");
+        if (r != ORR_OK) return r;
+    }
+    VkDescriptorBufferInfo b[5];
+    VkWriteDescriptorSet w[5];
+    for (uint32_t k = 0; k < 5; k++) {
+        b[k] = (VkDescriptorBufferInfo){want[k], 0, VK_WHOLE_SIZE};
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = sl->mesh_occl_set,
+                                      .dstBinding = k,
+                                      .descriptorCount = 1,
+                                      .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                      .pBufferInfo = &b[k]};
+    }
+    vkUpdateDescriptorSets(e->gpu.device, 5, w, 0, NULL);
+    memcpy(sl->mesh_occl_bound, want, sizeof want);
+    return ORR_OK;
+}
+
+void orri_mesh_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t phase, const orri_view *fv,
+                                  VkCommandBuffer cmd) {
+    orri_gpu_occlusion pc = {
+        .view_proj = orr_dmat4_to_f32(fv->view_proj),
+        .screen = {(float)e->width, (float)e->height, 0, 0},
+        .phase = {phase, sg->draw_count, sl->occl_entry_capacity, 0},
+    };
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->occl.mesh_cull);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->occl.mesh_layout, 0, 1, &sl->mesh_occl_set, 0,
+                            NULL);
+    vkCmdPushConstants(cmd, e->occl.mesh_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof pc, &pc);
+    vkCmdDispatch(cmd, (sg->draw_count + ORRI_CULL_GROUP - 1) / ORRI_CULL_GROUP, 1, 1);
+}
+
+void orri_mesh_occlusion_release(orr_engine *e, orri_scene_gpu *sg) {
+    for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
+        orri_slot *sl = &sg->slots[i];
+        if (sl->mesh_occl_set)
+            orri_delete_push(&e->gpu, &(orri_delete_item){.kind = ORRI_DEL_DESCRIPTOR_SET,
+                                                          .u.set = {e->occl.pool, sl->mesh_occl_set}});
+        sl->mesh_occl_set = VK_NULL_HANDLE;
+        orri_buffer_destroy_deferred(&e->gpu, &sl->occl_entries);
+        sl->occl_entry_capacity = 0;
+    }
+    orri_buffer_destroy_deferred(&e->gpu, &sg->mesh_words);
+    sg->mesh_words_capacity = 0;
+}
+
 /* Depth attachment → sampled, the pyramid level by level, depth → attachment
  * is done by the caller after phase 2. */
 static void build_pyramid(orr_engine *e, VkCommandBuffer cmd) {
@@ -302,7 +399,8 @@ orr_result orri_occlusion_late(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT,
                         VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
-    for (uint32_t i = 0; i < sg->draw_count; i++) {
+    for (uint32_t j = 0; j < sg->thin_count; j++) {
+        uint32_t i = sg->thin_draws[j];
         orri_draw *d = &sg->draws[i];
         if (!orri_draw_occludes(s, d) || d->lod_from >= 0) continue;
         copy_late_args(sl, i, cmd);
@@ -314,9 +412,12 @@ orr_result orri_occlusion_late(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
         VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->occl.cull);
-    for (uint32_t i = 0; i < sg->draw_count; i++)
+    for (uint32_t j = 0; j < sg->thin_count; j++) {
+        uint32_t i = sg->thin_draws[j];
         if (orri_draw_occludes(s, &sg->draws[i]) && sg->draws[i].lod_from < 0)
             orri_occlusion_dispatch(e, sg, s, slot, i, 2, fv, cmd);
+    }
+    if (sg->mesh_occl_draws) orri_mesh_occlusion_dispatch(e, sg, sl, 2, fv, cmd);
     orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT |
                             VK_PIPELINE_STAGE_2_HOST_BIT,

@@ -84,6 +84,11 @@ struct orr_engine {
         VkDescriptorSetLayout cull_set_layout, hiz_set_layout;
         VkPipelineLayout cull_layout, hiz_layout;
         VkPipeline cull, hiz_depth, hiz_reduce;
+        /* Individual meshes (decision 69): shaders/mesh_occlusion.comp, one
+         * set per scene slot (orri_slot.mesh_occl_set). */
+        VkDescriptorSetLayout mesh_set_layout;
+        VkPipelineLayout mesh_layout;
+        VkPipeline mesh_cull;
         VkDescriptorPool pool;
         VkDescriptorSet hiz_set;
         orri_buffer pyramid;
@@ -213,7 +218,11 @@ typedef struct orri_draw {
     int32_t lod_from;                  /* partner: draw index of its source, or -1 */
     uint32_t lod_segment;              /* partner: its segment of the source's far buckets */
     bool planet;                       /* planetary instances: float64 positions, always culled */
-    bool mirrored;                     /* negative world determinant: front face flipped */
+    /* An individual mesh's opaque draw under two-phase occlusion culling
+     * (orr_mesh_enable_occlusion_culling; occlusion.c, decision 69): the
+     * mesh pass owns its instance count. Not thin, crowd or LOD partner. */
+    bool mesh_occl;
+    bool mirrored; /* negative world determinant: front face flipped */
     /* Standard-material pipeline choice, made once the LOD pairs are known:
      * the instance colours it binds may be its LOD source's (pick_pipelines). */
     bool cull_back, lean;
@@ -270,6 +279,15 @@ typedef struct orri_draw_cull {
     bool simple;
 } orri_draw_cull;
 
+/* A draw's entry for the mesh occlusion pass (shaders/mesh_occlusion.comp):
+ * its bounding sphere in the upload frame, radius widened for the float
+ * rounding of the centre, and state 0 (not an occlusion-culled mesh draw),
+ * 1 (outside the frustum) or 2 (inside). */
+typedef struct orri_occl_entry {
+    float sphere[4];
+    uint32_t state, pad[3];
+} orri_occl_entry;
+
 typedef struct orri_shader_gpu {
     uint32_t material; /* owner id; 0 = empty */
     uint64_t structure_version;
@@ -308,6 +326,8 @@ typedef struct orri_slot {
      * fence has signalled, `indirect` holds that frame's instance counts. */
     uint64_t counted_frame;
     uint32_t counted_draws; /* 0: nothing to read back */
+    uint64_t counted_cpu;   /* the CPU's visible count of that frame (GPU-owned draws: 0, or frustum only) */
+    bool counted_hidden;    /* the mesh occlusion pass ran: subtract the meshes it hid */
     /* Occlusion culling (occlusion.c): per draw the late (phase 2) draw
      * arguments, written on the GPU; the secondary that draws them; the
      * number of occlusion-culled draws this frame (0: one render pass). */
@@ -315,6 +335,14 @@ typedef struct orri_slot {
     uint32_t late_capacity;
     VkCommandBuffer late;
     uint32_t occl_draws;
+    /* Occlusion culling of individual meshes (decision 69): per draw an
+     * orri_occl_entry (host-visible, written with the draw's frustum test
+     * while the scene has such draws), and the mesh pass's set over this
+     * slot's buffers (the buffers it was written for). */
+    orri_buffer occl_entries;
+    uint32_t occl_entry_capacity;
+    VkDescriptorSet mesh_occl_set;
+    VkBuffer mesh_occl_bound[5]; /* arguments, entries, words, late arguments, pyramid */
     /* orri_update_draws' skip of unchanged frames (issue 15): the stamp of the
      * last full pass (scene counter after it, epoch, camera, view-projection,
      * IBL key) and the per-frame results it would recompute. */
@@ -344,7 +372,19 @@ typedef struct orri_scene_gpu {
     uint64_t structure_key;
     uint64_t epoch;
     uint32_t deform_draws, crowd_draws; /* draws with a deform pre-pass / a crowd (counted at rebuild) */
-    orri_mesh_gpu *meshes;              /* indexed by node slot */
+    uint32_t mesh_occl_draws;           /* draws with mesh_occl (counted at rebuild) */
+    /* The indices of the thin-instanced draws, in draw order (rebuild): the
+     * per-frame instance passes (upload, culling, occlusion) walk these, not
+     * 10^5 draw records of a city of plain meshes (~0.4 ms a frame each). */
+    uint32_t *thin_draws;
+    uint32_t thin_count, thin_cap;
+    /* Their visibility words, by draw index (device-local, zeroed when made;
+     * shared by the slots like the thin instances' words). A rebuild that
+     * moves draws to other indices costs one frame of late drawing, never
+     * an error: a word only says which phase draws. */
+    orri_buffer mesh_words;
+    uint32_t mesh_words_capacity;
+    orri_mesh_gpu *meshes; /* indexed by node slot */
     /* The scene's light node ids in slot order, taken again when the scene's
      * structure version moves (update.c): the scene block's key is then
      * O(lights), not a walk over every node (decision 63). */

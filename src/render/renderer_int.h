@@ -55,7 +55,7 @@ void orri_collect_visible(orr_engine *e, const orri_slot *sl);
 orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                const orri_view *fv, VkCommandBuffer cmd);
 
-/* occlusion.c — two-phase occlusion culling of thin instances. */
+/* occlusion.c — two-phase occlusion culling of thin instances and meshes. */
 bool orri_draw_occludes(orr_scene *s, const orri_draw *d); /* an occlusion-culled draw (or its LOD partner) */
 /* Per draw, before phase 1: pipelines, visibility words, late arguments, the
  * draw's set bindings 9-11 (its culling set was made with the occlusion layout). */
@@ -70,6 +70,14 @@ void orri_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, ui
  * arguments, phase 2, barriers back to rendering. */
 orr_result orri_occlusion_late(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                const orri_view *fv, VkCommandBuffer cmd);
+/* Individual meshes (decision 69): the slot's set, late arguments and the
+ * scene's words before phase 1 (counts the draws into sl->occl_draws); one
+ * dispatch of shaders/mesh_occlusion.comp over the draws (phase 1 or 2); the
+ * scene's sets and buffers through the delete queue. */
+orr_result orri_mesh_occlusion_prepare(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, VkCommandBuffer cmd);
+void orri_mesh_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t phase, const orri_view *fv,
+                                  VkCommandBuffer cmd);
+void orri_mesh_occlusion_release(orr_engine *e, orri_scene_gpu *sg);
 orr_result orri_occlusion_late_cmd(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl); /* the late secondary */
 
 /* record.c */

@@ -37,6 +37,7 @@ void orri_scene_gpu_release(orr_scene *s) {
     for (uint32_t i = 0; i < sg->shader_cap; i++)
         if (sg->shaders[i].material) orri_shader_gpu_release(e, &sg->shaders[i]);
     orri_pbr_release_sets(e, sg, s, true);
+    orri_mesh_occlusion_release(e, sg);
     for (uint32_t i = 0; i < e->gpu.frame_count; i++) {
         orri_slot *sl = &sg->slots[i];
         orri_buffer_destroy_now(&e->gpu, &sl->scene_ubo);
@@ -56,6 +57,7 @@ void orri_scene_gpu_release(orr_scene *s) {
     if (sg->desc_pool) vkDestroyDescriptorPool(e->gpu.device, sg->desc_pool, NULL);
     orri_free(a, sg->draws);
     orri_free(a, sg->cull);
+    orri_free(a, sg->thin_draws);
     orri_free(a, sg->lights);
     orri_free(a, sg->order);
     orri_free(a, sg->meshes);

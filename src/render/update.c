@@ -284,7 +284,7 @@ static void write_slot_sets(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
     write_shadow_bindings(e, sg, sl);
 }
 
-orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
+static orr_result ensure_objects(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
     uint32_t need = sg->draw_count ? sg->draw_count : 1;
     const orr_allocator *a = &e->host.ctx.allocator;
     if (sl->object_capacity >= need && sl->objects.buffer) return ORR_OK;
@@ -330,6 +330,31 @@ orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slo
     write_slot_sets(e, sg, sl);
     sl->recorded_epoch = 0; /* sets changed: re-record this slot */
     return ORR_OK;
+}
+
+/* The mesh occlusion entries (decision 69), one per draw of the object
+ * capacity, while the scene has occlusion-culled meshes: zeroed (state 0)
+ * when made, and a full pass follows (every entry written). One more entry
+ * after them holds, in its state, the frame's count of frustum-visible
+ * meshes phase 2 hid (statistics; reset by the culling pass). */
+static orr_result ensure_occl_entries(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
+    if (!sg->mesh_occl_draws || (sl->occl_entries.buffer && sl->occl_entry_capacity >= sl->object_capacity))
+        return ORR_OK;
+    orri_buffer b;
+    orr_result r = orri_buffer_create(&e->gpu, ((VkDeviceSize)sl->object_capacity + 1) * sizeof(orri_occl_entry),
+                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                      ORRI_MEM_HOST, "mesh occlusion entries", &b);
+    if (r != ORR_OK) return r;
+    memset(b.mapped, 0, ((size_t)sl->object_capacity + 1) * sizeof(orri_occl_entry));
+    orri_buffer_destroy_deferred(&e->gpu, &sl->occl_entries);
+    sl->occl_entries = b, sl->occl_entry_capacity = sl->object_capacity;
+    sl->recorded_epoch = 0; /* re-record, rewrite every argument and entry */
+    return ORR_OK;
+}
+
+orr_result orri_slot_ensure_capacity(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
+    orr_result r = ensure_objects(e, sg, sl);
+    return r == ORR_OK ? ensure_occl_entries(e, sg, sl) : r;
 }
 
 /* Set 1 of a shader material for one slot: the user block (dynamic offset into
@@ -497,6 +522,23 @@ static void finish_draws(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint6
     if (!gpu_counted) e->stats.instances_visible = visible, e->stats.instances_visible_frame = e->stats.frames;
     sl->counted_draws = gpu_counted ? sg->draw_count : 0;
     sl->counted_frame = e->stats.frames;
+    sl->counted_cpu = visible, sl->counted_hidden = sg->mesh_occl_draws > 0;
+}
+
+/* A draw's mesh occlusion entry (decision 69): its sphere in the upload
+ * frame as floats, the radius widened by the rounding of the centre (half
+ * an ulp per coordinate, taken as 2^-23 of the largest), and its frustum
+ * state. Written on every pass over the draw while the scene has such draws. */
+static void write_occl_entry(orri_slot *sl, uint32_t i, const orri_draw *d, orr_dvec3 c, double r, uint32_t count) {
+    orri_occl_entry *en = (orri_occl_entry *)sl->occl_entries.mapped + i;
+    if (!d->mesh_occl) {
+        en->state = 0;
+        return;
+    }
+    double big = fmax(fabs(c.x), fmax(fabs(c.y), fabs(c.z)));
+    en->sphere[0] = (float)c.x, en->sphere[1] = (float)c.y, en->sphere[2] = (float)c.z;
+    en->sphere[3] = (float)((r + big * 0x1p-22) * (1 + 0x1p-20));
+    en->state = count ? 2 : 1;
 }
 
 /* One draw's part of a pass: its world, mirror rule, culling sphere, CPU
@@ -538,6 +580,7 @@ static uint64_t pass_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_
     }
     uint32_t count = draw_count(e, sg, s, fv, d, n, t, cell, sphere);
     uint32_t cpu_count = count == COUNT_BY_GPU ? 0 : count;
+    if (sg->mesh_occl_draws) write_occl_entry(sl, i, d, sphere.center, sphere.radius, cpu_count);
     if (sl->written[i] != count) {
         orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
         args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, 0, 0, 0};
@@ -633,6 +676,7 @@ static uint64_t camera_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orr
             }
         }
         visible += count;
+        if (sg->mesh_occl_draws) write_occl_entry(sl, i, d, p, c->r, count);
         if (sl->written[i] != count) {
             args[i] = (VkDrawIndexedIndirectCommand){sg->meshes[orri_scene_slot(d->node)].index_count, count, 0, 0, 0};
             sl->written[i] = count;
@@ -679,7 +723,7 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
         finish_draws(e, sg, sl, sl->still_submitted, sl->still_triangles, sl->still_visible, sl->still_gpu_counted);
     } else {
         for (uint32_t i = 0; i < sg->draw_count; i++) {
-            gpu_counted |= sg->draws[i].culled;
+            gpu_counted |= sg->draws[i].culled || sg->draws[i].mesh_occl; /* the GPU owns their counts */
             visible_count += pass_draw(e, sg, s, sl, fv, i, &submitted, &triangles);
         }
         finish_draws(e, sg, sl, submitted, triangles, visible_count, gpu_counted);
@@ -704,8 +748,18 @@ void orri_collect_visible(orr_engine *e, const orri_slot *sl) {
     if (!sl->counted_draws || !sl->indirect.mapped) return;
     if (e->stats.instances_visible_frame != ORR_FRAME_NONE && e->stats.instances_visible_frame >= sl->counted_frame)
         return;
+    /* The CPU's counts, then the GPU's where it owns them: the arguments of
+     * GPU-culled draws (the key says which) and the mesh occlusion pass's
+     * count of frustum-visible meshes it hid. Only those are read from the
+     * argument buffer: host-visible memory may be uncached, and reading all
+     * 10^5 arguments of a city cost ~1.5 ms a frame on the H200's host. */
     const VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < sl->counted_draws; i++) n += args[i].instanceCount;
+    uint64_t n = sl->counted_cpu;
+    for (uint32_t i = 0; i < sl->counted_draws; i++)
+        if (sl->written[i] == COUNT_BY_GPU) n += args[i].instanceCount;
+    if (sl->counted_hidden && sl->occl_entries.mapped) {
+        uint32_t hidden = ((const orri_occl_entry *)sl->occl_entries.mapped)[sl->occl_entry_capacity].state;
+        n = hidden < n ? n - hidden : 0;
+    }
     e->stats.instances_visible = n, e->stats.instances_visible_frame = sl->counted_frame;
 }

@@ -133,6 +133,18 @@ void orr_mesh_set_visible(orr_scene *s, orr_mesh mesh_h, bool visible) {
     orri_mesh_changed(s, n);
 }
 
+void orr_mesh_enable_occlusion_culling(orr_scene *s, orr_mesh mesh_h, bool enabled) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_enable_occlusion_culling");
+    if (!n || n->u.mesh.occlusion_culling == enabled) return;
+    n->u.mesh.occlusion_culling = enabled;
+    orri_mesh_changed(s, n); /* a different draw: the mesh pass owns its count */
+}
+
+bool orr_mesh_get_occlusion_culling(const orr_scene *s, orr_mesh mesh_h) {
+    orri_node *n = mesh(s, mesh_h, "orr_mesh_get_occlusion_culling");
+    return n && n->u.mesh.occlusion_culling;
+}
+
 bool orr_mesh_get_visible(const orr_scene *s, orr_mesh mesh_h) {
     orri_node *n = mesh(s, mesh_h, "orr_mesh_get_visible");
     return n && n->u.mesh.visible;

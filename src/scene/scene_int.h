@@ -79,7 +79,8 @@ typedef struct orri_mesh {
     orri_geometry_share *shared; /* one reference held */
     uint32_t material;           /* material id, 0 = scene default */
     bool visible;
-    bool receive_shadows; /* Babylon.js receiveShadows (orrery/shadow.h); setting it bumps `version` */
+    bool receive_shadows;   /* Babylon.js receiveShadows (orrery/shadow.h); setting it bumps `version` */
+    bool occlusion_culling; /* orr_mesh_enable_occlusion_culling (structural) */
     orr_dbox local_box;
     orr_dsphere local_sphere;
     uint64_t version;                 /* material assignment / visibility (structural) */
