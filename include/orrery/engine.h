@@ -130,7 +130,15 @@ orr_result orr_engine_save_png(orr_engine *engine, const char *path);
 
 typedef struct orr_stats {
     uint64_t frames;
-    uint32_t draws; /* draw calls in the last frame */
+    /* Draws in the last frame's draw list: one per drawn mesh (a
+     * thin-instanced mesh is one draw), frustum- or occlusion-culled ones
+     * included. */
+    uint32_t draws;
+    /* Draw commands those draws recorded (opaque, occlusion late and
+     * transparent passes; backgrounds, sprites and other plugin passes not
+     * counted): a run of consecutive compatible standard draws is one
+     * multi-draw command (decision 68), so this can be far below `draws`. */
+    uint32_t draw_commands;
     /* Instances submitted in the last frame: every instance of a thin-instanced
      * mesh (before culling), 1 for a plain mesh; a LOD partner adds nothing
      * (it draws its source's far instances, counted with the source). */

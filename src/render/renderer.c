@@ -287,5 +287,6 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     orri_cmd_label_end(&e->gpu, cmd);
     e->final_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     e->stats.draws = sg->draw_count;
+    e->stats.draw_commands = sl->draw_cmds[0] + sl->draw_cmds[2] + (sl->occl_draws ? sl->draw_cmds[1] : 0);
     return ORR_OK;
 }

@@ -91,7 +91,9 @@ TEST(runs_merge_and_draw_the_same_image) {
     city on = make_city(-1), off = make_city(-1);
     orr_image8 a, b;
     render(&on, true, &a);
+    orr_stats st_on = orr_query_stats(engine);
     render(&off, false, &b);
+    orr_stats st_off = orr_query_stats(engine);
     orr_test_save_png(orr_test_out_path("multidraw-merged.png"), &a);
     const orri_scene_gpu *sg = gpu_of(on.s);
     CHECK(sg->draw_count == N);
@@ -105,6 +107,11 @@ TEST(runs_merge_and_draw_the_same_image) {
            so->draw_cmds[2], sf->draw_cmds[0], sf->draw_cmds[2]);
     CHECK(so->draw_cmds[0] == OPAQUE_RUNS && so->draw_cmds[2] == glass_runs);
     CHECK(sf->draw_cmds[0] == N - 2 && sf->draw_cmds[2] == 2); /* control: one per draw */
+    /* The statistics say the same (draws vs draw commands). */
+    printf("stats: %u draws, %u draw commands merged, %u unmerged\n", st_on.draws, st_on.draw_commands,
+           st_off.draw_commands);
+    CHECK(st_on.draws == N && st_off.draws == N);
+    CHECK(st_on.draw_commands == OPAQUE_RUNS + glass_runs && st_off.draw_commands == N);
     orr_diff d = orr_test_compare(&a, &b);
     printf("merged vs unmerged: MAD %.4f, max %d\n", d.mad, d.max);
     CHECK(d.mad == 0 && d.max == 0);

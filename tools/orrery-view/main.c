@@ -159,7 +159,7 @@ static void overlay_update(viewer *v) {
     orr_text_rect(v->text, 6, 6, 250, 92, (orr_color4){0, 0, 0, 0.55});
     orr_text_printf(v->text, 12, 10, white, 1, "frame %.2f ms (%.0f fps)", v->frame_ms,
                     v->frame_ms > 0 ? 1e3 / v->frame_ms : 0.0);
-    orr_text_printf(v->text, 12, 28, white, 1, "draws %u", st.draws);
+    orr_text_printf(v->text, 12, 28, white, 1, "draws %u (%u commands)", st.draws, st.draw_commands);
     orr_text_printf(v->text, 12, 46, white, 1, "instances %llu", (unsigned long long)st.instances_submitted);
     orr_text_printf(v->text, 12, 64, white, 1, "triangles %llu", (unsigned long long)st.triangles_submitted);
     orr_text_printf(v->text, 12, 82, grey, 0.8f, "%s  Space  R  F12  H  Esc", v->paused ? "paused" : "playing");
