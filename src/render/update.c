@@ -527,7 +527,7 @@ static void finish_draws(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint6
 
 /* A draw's mesh occlusion entry (decision 69): its sphere in the upload
  * frame as floats, the radius widened by the rounding of the centre (half
- * an ulp per coordinate, taken as 2^-23 of the largest), and its frustum
+ * an ulp per coordinate is 2^-24 of it; taken as 2^-22 of the largest), and its frustum
  * state. Written on every pass over the draw while the scene has such draws. */
 static void write_occl_entry(orri_slot *sl, uint32_t i, const orri_draw *d, orr_dvec3 c, double r, uint32_t count) {
     /* Whole entries, in draw order: the buffer may be write-combined host
@@ -752,8 +752,9 @@ void orri_collect_visible(orr_engine *e, const orri_slot *sl) {
     /* The CPU's counts, then the GPU's where it owns them: the arguments of
      * GPU-culled draws (the key says which) and the mesh occlusion pass's
      * count of frustum-visible meshes it hid. Only those are read from the
-     * argument buffer: host-visible memory may be uncached, and reading all
-     * 10^5 arguments of a city cost ~1.5 ms a frame on the H200's host. */
+     * argument buffer: host-visible memory may be uncached (write-combined),
+     * where every read is slow; a city has 10^5 arguments. (A precaution: the
+     * cost of the old full sum was not measured on its own.) */
     const VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
     uint64_t n = sl->counted_cpu;
     for (uint32_t i = 0; i < sl->counted_draws; i++)
