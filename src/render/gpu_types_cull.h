@@ -36,7 +36,10 @@ typedef struct orri_gpu_cull {
  * (the frame of the culling spheres); screen = (width, height, 0, 0);
  * phase.x = 1 (draw what was visible last frame) or 2 (test the pyramid, draw
  * the newly visible, write the visibility words); the late arguments of a
- * bucket sit at the same uint as its arguments (info.y, lod_args). */
+ * bucket sit at the same uint as its arguments (info.y, lod_args). The mesh
+ * pass (shaders/mesh_occlusion.comp, decision 69) uses the same block with
+ * phase.y = the draw count and phase.z = the entry capacity (the index of
+ * the entry that counts the meshes phase 2 hid). */
 #define ORRI_OCCLUSION_FIELDS \
     ORR_MAT4 view_proj;       \
     ORR_VEC4 screen;          \
