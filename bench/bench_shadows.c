@@ -15,13 +15,20 @@
  * generator drawing every instance in every cascade (the internal switch the
  * tests use as a control).
  *
+ * With --lod the casters are spheres of 32 segments (~2 000 triangles) with
+ * an automatic LOD chain (orr_geometry_build_lod_chain, 1 pixel of error,
+ * sloppy tail) instead of boxes, and a fourth variant, "level 0", culls per
+ * cascade but casts every instance with the full sphere (the behaviour
+ * before decision 70); "culled" then casts each instance at the level the
+ * camera draws it.
+ *
  * Figures: medians over the blocks' frames of GPU ms (gpu_timing: the
  * pre-pass; the plugins' passes, i.e. the shadow generator's light culling
  * and its 4 map layers; the draws), the shadow pass's share of the frame, and
  * the instances each cascade drew (read back from the indirect arguments).
  *
  *     bench_shadows [--instances N] [--size WxH] [--frames F] [--blocks B]
- *                   [--map S] [--msaa 1|4] [--quick]
+ *                   [--map S] [--msaa 1|4] [--lod] [--quick]
  * Defaults: 100000 instances, 1920x1080, MSAA 4, map 2048, 30 frames x 3
  * blocks. --quick (lavapipe): 2000 instances, 640x360, map 1024, 4 frames x
  * 2 blocks. ORR_BENCH_PNG=file saves the shadowed (culled) image.
@@ -39,6 +46,7 @@
 typedef struct opts {
     uint32_t n, w, h, msaa, map;
     int frames, blocks;
+    bool lod;
 } opts;
 
 typedef struct bench_scene {
@@ -47,10 +55,11 @@ typedef struct bench_scene {
     orr_mesh ground, boxes;
     orr_shadow_generator *gen;
     uint32_t map;
+    uint32_t levels, level_tris[8]; /* --lod: the chain's triangles per level */
 } bench_scene;
 
-enum { OFF, CULLED, WHOLE, VARIANTS };
-static const char *variant_name[VARIANTS] = {"off", "culled", "whole"};
+enum { OFF, CULLED, WHOLE, LEVEL0, VARIANTS };
+static const char *variant_name[VARIANTS] = {"off", "culled", "whole", "level 0"};
 
 static uint32_t rng_state = 12345;
 static double rnd(void) { /* xorshift32, [0, 1) */
@@ -74,11 +83,13 @@ static void parse(int argc, char **argv, opts *o) {
             o->blocks = atoi(v), i++;
         else if (!strcmp(a, "--map") && v)
             o->map = (uint32_t)strtoul(v, NULL, 10), i++;
+        else if (!strcmp(a, "--lod"))
+            o->lod = true;
         else if (!strcmp(a, "--msaa") && v)
             o->msaa = (uint32_t)strtoul(v, NULL, 10), i++;
         else {
             fprintf(stderr, "usage: bench_shadows [--instances N] [--size WxH] [--frames F] [--blocks B] [--map S] "
-                            "[--msaa 1|4] [--quick]\n");
+                            "[--msaa 1|4] [--lod] [--quick]\n");
             exit(2);
         }
     }
@@ -86,10 +97,18 @@ static void parse(int argc, char **argv, opts *o) {
     if (o->blocks < 1) o->blocks = 1;
 }
 
-/* N boxes of 1 m (scaled 0.6..1.6 wide, 1..5 high, turned) over a square of side 4 m · sqrt(N). */
-static void add_boxes(bench_scene *b, uint32_t n, double half) {
+/* N boxes of 1 m (scaled 0.6..1.6 wide, 1..5 high, turned) over a square of
+ * side 4 m · sqrt(N); with `lod`, spheres of 1 m with a LOD chain. */
+static void add_boxes(bench_scene *b, uint32_t n, double half, bool lod) {
     orr_geometry g;
-    orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
+    if (lod)
+        orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 1}, NULL, &g);
+    else
+        orr_geometry_build_box(&(orr_box_desc){.size = 1}, NULL, &g);
+    orr_lod_chain chain = {0};
+    if (lod && orr_geometry_build_lod_chain(&g, &(orr_lod_chain_desc){.max_error = 0.05, .sloppy_tail = true},
+                                            &chain) != ORR_OK)
+        exit(1);
     orr_material m = orr_standard_material_create(
         b->s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.8, 0.75, 0.65), .specular = ORR_RGB(0.1, 0.1, 0.1)});
     b->boxes = orr_mesh_create(b->s, &(orr_mesh_desc){.geometry = &g, .material = m, .label = "boxes"});
@@ -106,6 +125,17 @@ static void add_boxes(bench_scene *b, uint32_t n, double half) {
     orr_instances_set(b->s, b->boxes, mats, n);
     free(mats);
     orr_instances_enable_gpu_culling(b->s, b->boxes, true);
+    if (lod) {
+        if (orr_instances_set_lod_chain(b->s, b->boxes, &chain,
+                                        &(orr_instances_lod_chain_desc){.max_pixel_error = 1, .band = 0.1}) != ORR_OK)
+            exit(1);
+        printf("# LOD chain: %u levels, triangles", chain.level_count);
+        b->levels = chain.level_count < 8 ? chain.level_count : 8;
+        for (uint32_t k = 0; k < b->levels; k++) b->level_tris[k] = chain.levels[k].index_count / 3;
+        for (uint32_t k = 0; k < chain.level_count; k++) printf(" %u", chain.levels[k].index_count / 3);
+        printf("\n");
+        orr_lod_chain_free(&chain);
+    }
 }
 
 static orr_result make_generator(bench_scene *b) {
@@ -148,7 +178,7 @@ static bool build(orr_engine *e, bench_scene *b, const opts *o) {
         b->s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.45, 0.6, 0.35), .specular = ORR_RGB(0, 0, 0)});
     b->ground = orr_mesh_create(b->s, &(orr_mesh_desc){.geometry = &g, .material = gm, .label = "ground"});
     orr_geometry_free(&g);
-    add_boxes(b, o->n, half);
+    add_boxes(b, o->n, half, o->lod);
     orr_shadow_set_receiver(b->s, b->ground, true);
     orr_shadow_set_receiver(b->s, b->boxes, true);
     /* Near the ground at the field's corner, looking along it towards its centre. */
@@ -164,7 +194,7 @@ static bool build(orr_engine *e, bench_scene *b, const opts *o) {
 static bench_figures run_block(orr_engine *e, bench_scene *b, int variant, int frames) {
     if (variant == OFF && b->gen) orr_shadow_generator_destroy(b->gen), b->gen = NULL;
     if (variant != OFF && !b->gen && make_generator(b) != ORR_OK) exit(1);
-    if (b->gen) b->gen->no_instance_cull = variant == WHOLE;
+    if (b->gen) b->gen->no_instance_cull = variant == WHOLE, b->gen->no_shadow_lod = variant == LEVEL0;
     bench_measure(e, b->s, 3, false); /* timings lag frames_in_flight frames; pipelines, buffers */
     bench_figures f = {0};
     double *t = malloc(sizeof(double) * (size_t)frames * 3);
@@ -201,16 +231,22 @@ int main(int argc, char **argv) {
     double *pre = calloc((size_t)VARIANTS * o.blocks, sizeof *pre),
            *sh = calloc((size_t)VARIANTS * o.blocks, sizeof *sh), *rp = calloc((size_t)VARIANTS * o.blocks, sizeof *rp);
     uint32_t drawn[VARIANTS][4] = {{0}};
+    double shadow_tris[VARIANTS] = {0}; /* triangles the 4 cascades drew (--lod) */
     if (!pre || !sh || !rp) return 1;
     for (int blk = 0; blk < o.blocks; blk++)
         for (int v = 0; v < VARIANTS; v++) {
+            if (v == LEVEL0 && !o.lod) continue;
             bench_figures f = run_block(e, &b, v, o.frames);
             pre[v * o.blocks + blk] = f.gpu_pre, sh[v * o.blocks + blk] = f.animate;
             rp[v * o.blocks + blk] = f.gpu_pass;
-            if (v == CULLED && blk + 1 == o.blocks) {
+            if ((v == CULLED || v == LEVEL0) && blk + 1 == o.blocks) {
                 uint8_t *px = malloc((size_t)o.w * o.h * 4); /* waits for the frame: the counts are final */
                 if (px && orr_engine_read_pixels(e, px, (uint64_t)o.w * o.h * 4) == ORR_OK)
-                    for (uint32_t k = 0; k < 4; k++) drawn[v][k] = orri_shadow_instances_drawn(b.gen, k);
+                    for (uint32_t k = 0; k < 4; k++) {
+                        drawn[v][k] = orri_shadow_instances_drawn(b.gen, k);
+                        for (uint32_t l = 0; l < b.levels; l++)
+                            shadow_tris[v] += (double)orri_shadow_instances_drawn_level(b.gen, k, l) * b.level_tris[l];
+                    }
                 free(px);
                 if (v == CULLED && getenv("ORR_BENCH_PNG")) orr_engine_save_png(e, getenv("ORR_BENCH_PNG"));
             }
@@ -221,8 +257,9 @@ int main(int argc, char **argv) {
            o.n, o.map, o.w, o.h, o.msaa, o.frames, o.blocks);
     printf("| variant | GPU pre-pass ms | GPU shadow pass ms | GPU draws ms | GPU frame ms | shadow share | "
            "instances drawn per cascade |\n|---|---|---|---|---|---|---|\n");
-    double frame[VARIANTS], shadow[VARIANTS];
+    double frame[VARIANTS] = {0}, shadow[VARIANTS] = {0};
     for (int v = 0; v < VARIANTS; v++) {
+        if (v == LEVEL0 && !o.lod) continue;
         double p = median(pre + v * o.blocks, o.blocks), s = median(sh + v * o.blocks, o.blocks),
                r = median(rp + v * o.blocks, o.blocks);
         frame[v] = p + r, shadow[v] = s;
@@ -234,6 +271,11 @@ int main(int argc, char **argv) {
         else
             printf("%u / %u / %u / %u |\n", drawn[v][0], drawn[v][1], drawn[v][2], drawn[v][3]);
     }
+    if (o.lod)
+        printf("\nLOD in the shadow pass: %.2f M triangles cast (level 0 casting: %.2f M), shadow pass %.3f vs %.3f ms "
+               "(%.2fx)\nBENCH shadow_pass_lod_gpu %.3f ms\nBENCH shadow_pass_level0_gpu %.3f ms\n",
+               shadow_tris[CULLED] / 1e6, shadow_tris[LEVEL0] / 1e6, shadow[CULLED], shadow[LEVEL0],
+               shadow[CULLED] > 0 ? shadow[LEVEL0] / shadow[CULLED] : 0, shadow[CULLED], shadow[LEVEL0]);
     printf("\ninstances visible to the camera (GPU culled): %llu of %u; triangles submitted %llu\n",
            (unsigned long long)st.instances_visible, o.n, (unsigned long long)st.triangles_submitted);
     printf("BENCH shadow_frame_off_gpu %.3f ms\nBENCH shadow_frame_culled_gpu %.3f ms\nBENCH shadow_pass_culled_gpu "

@@ -5,7 +5,9 @@
 // colours with an atomic counter that is the instance count of the draw's
 // vkCmdDrawIndexedIndirect arguments. Conservative: touching spheres stay.
 // With LOD partners (a pair or a chain of up to 8 levels) the visible set
-// splits by (dithered) distance into a bucket per level.
+// splits by (dithered) distance into a bucket per level. Shadow passes
+// (lod_pass, decision 70) select the same level with the main view's eye and
+// pack the levels into one buffer in two passes (count, then place).
 // With ORR_PLANET (planetary instances) each instance also has a float64
 // position stored as double-single pairs; the final world translation is
 // computed here, eye-relative, in double-single arithmetic, and the culled
@@ -62,8 +64,21 @@ mat4 planet_world(uint i, mat4 inst) {
 }
 #endif
 
+// The instanceCount uint of level k's arguments (0: the draw's own).
+uint level_count_at(uint k) {
+    return k == 0u ? cull.info.y : cull.lod_args[(k - 1u) >> 2u][(k - 1u) & 3u];
+}
+
 void main() {
     uint i = gl_GlobalInvocationID.x;
+    if (cull.lod_pass.x == 2u && i == 0u) {
+        // Each level's firstInstance: the counts of the levels below it.
+        uint first = 0u;
+        for (uint k = 0u; k <= uint(cull.lod.z + 0.5); k++) {
+            args[level_count_at(k) + 3u] = first;
+            first += args[level_count_at(k)];
+        }
+    }
     if (i >= cull.info.x) return;
     mat4 inst = in_matrices[i];
 #ifdef ORR_PLANET
@@ -93,6 +108,7 @@ void main() {
         if (dot(cull.planes[p].xyz, c) + cull.planes[p].w < -r) return;
 #endif
     uint partners = uint(cull.lod.z + 0.5);
+    uint level = 0u;
     if (partners > 0u) {
         // Level of detail (decision 62): level k + 1 when the dithered
         // distance reaches its switch distance, the last such level winning
@@ -107,19 +123,33 @@ void main() {
         float d = distance(c, cull.eye.xyz);
         if (cull.lod.w > 0.5) d /= s;
         float off = dither * (cull.lod.x + cull.lod.y * d);
-        uint level = 0u;
         for (uint k = 0u; k < partners; k++)
             if (d >= cull.lod_switch[k >> 2u][k & 3u] + off) level = k + 1u;
-        if (level > 0u) {
-            uint seg = level - 1u, at = cull.lod_args[seg >> 2u][seg & 3u];
-            uint slot = atomicAdd(args[at], 1u);
-#ifdef ORR_OCCLUSION
-            if (occ.phase.x == 2u) atomicAdd(late_args[at], 1u);
-#endif
-            far_matrices[seg * cull.info.w + slot] = inst;
-            far_colors[seg * cull.info.w + slot] = in_colors[i];
+    }
+    if (cull.lod_pass.x != 0u) {
+        // Shadow passes (decision 70): the main view's level, in one buffer
+        // of count rows. Pass 1 counts each level; pass 2 places an instance
+        // after the rows of the levels below its own.
+        if (cull.lod_pass.x == 1u) {
+            atomicAdd(args[level_count_at(level)], 1u);
             return;
         }
+        uint first = 0u;
+        for (uint k = 0u; k < level; k++) first += args[level_count_at(k)];
+        uint row = first + atomicAdd(args[cull.lod_pass.y + level], 1u);
+        out_matrices[row] = inst;
+        out_colors[row] = in_colors[i];
+        return;
+    }
+    if (level > 0u) {
+        uint seg = level - 1u, at = cull.lod_args[seg >> 2u][seg & 3u];
+        uint slot = atomicAdd(args[at], 1u);
+#ifdef ORR_OCCLUSION
+        if (occ.phase.x == 2u) atomicAdd(late_args[at], 1u);
+#endif
+        far_matrices[seg * cull.info.w + slot] = inst;
+        far_colors[seg * cull.info.w + slot] = in_colors[i];
+        return;
     }
     uint slot = atomicAdd(args[cull.info.y], 1u);
 #ifdef ORR_OCCLUSION

@@ -138,6 +138,9 @@ typedef struct orri_gpu {
      * the device has multiDrawIndirect (shaderDrawParameters is required) and
      * ORR_MULTIDRAW is not "0". Read at record time only, so tests may flip it. */
     bool multi_draw;
+    /* drawIndirectFirstInstance is enabled: indirect draws may start past
+     * instance 0 (the shadow passes' LOD levels, decision 70). */
+    bool first_instance;
     VkPhysicalDeviceMemoryProperties mem_props;
     VkDevice device;
     uint32_t queue_family;

@@ -64,6 +64,33 @@ static orr_result cull_set(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uin
     return ORR_OK;
 }
 
+/* The LOD fields of a culling block (lod, lod_switch; lod_args zeroed) for
+ * draw `d` seen from `fv`; returns its partners in use (a level whose mesh has
+ * no draw, hidden, ends the chain there). The main pass and the shadow
+ * passes (decision 70) share it, so both pick the same level per instance. */
+uint32_t orri_cull_lod_params(const orr_engine *e, const orri_view *fv, const orri_draw *d,
+                              const orri_thin_instances *t, orri_gpu_cull *c) {
+    uint32_t partners = 0;
+    while (partners < d->lod_count && d->lod_to[partners] >= 0) partners++;
+    memset(c->lod_switch, 0, sizeof c->lod_switch), memset(c->lod_args, 0, sizeof c->lod_args);
+    c->lod = (orr_vec4f){0};
+    c->lod_pass = (orri_uvec4){0};
+    if (partners && t->lod_chain) {
+        /* Projected error of level k at distance d: error · ppr / d pixels,
+         * ppr from the projection (perspective; orthographic: level 0). */
+        double ppr = fv->proj.m[15] == 0 ? 0.5 * e->height * fabs(fv->proj.m[5]) : 0;
+        for (uint32_t k = 0; k < partners; k++) {
+            double sw = ppr > 0 ? t->lod_errors[k + 1] * ppr / t->lod_max_pixel_error : INFINITY;
+            ((float *)c->lod_switch)[k] = (float)fmin(sw, 3e38);
+        }
+        c->lod = (orr_vec4f){0, (float)t->lod_band_rel, (float)partners, 1};
+    } else if (partners) {
+        ((float *)c->lod_switch)[0] = (float)t->lod_distance;
+        c->lod = (orr_vec4f){(float)t->lod_band, 0, 1, 0};
+    }
+    return partners;
+}
+
 static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                               const orri_view *fv, uint32_t i) {
     orri_draw *d = &sg->draws[i];
@@ -93,23 +120,7 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         c->offset_lo = (orr_vec4f){ox.lo, oy.lo, oz.lo, 0};
     }
     orri_thin_instances *t = orri_thin_of(n);
-    uint32_t partners = 0; /* a level whose mesh has no draw (hidden) ends the chain there */
-    while (partners < d->lod_count && d->lod_to[partners] >= 0) partners++;
-    memset(c->lod_switch, 0, sizeof c->lod_switch), memset(c->lod_args, 0, sizeof c->lod_args);
-    c->lod = (orr_vec4f){0};
-    if (partners && t->lod_chain) {
-        /* Projected error of level k at distance d: error · ppr / d pixels,
-         * ppr from the projection (perspective; orthographic: level 0). */
-        double ppr = fv->proj.m[15] == 0 ? 0.5 * e->height * fabs(fv->proj.m[5]) : 0;
-        for (uint32_t k = 0; k < partners; k++) {
-            double sw = ppr > 0 ? t->lod_errors[k + 1] * ppr / t->lod_max_pixel_error : INFINITY;
-            ((float *)c->lod_switch)[k] = (float)fmin(sw, 3e38);
-        }
-        c->lod = (orr_vec4f){0, (float)t->lod_band_rel, (float)partners, 1};
-    } else if (partners) {
-        ((float *)c->lod_switch)[0] = (float)t->lod_distance;
-        c->lod = (orr_vec4f){(float)t->lod_band, 0, 1, 0};
-    }
+    uint32_t partners = orri_cull_lod_params(e, fv, d, t, c);
     /* instanceCount is the 2nd uint of a draw's arguments. */
     for (uint32_t k = 0; k < partners; k++) ((uint32_t *)c->lod_args)[k] = (uint32_t)d->lod_to[k] * 5 + 1;
     c->info = (orri_uvec4){t->count, i * 5 + 1, 0, d->thin->cull[slot].capacity};

@@ -18,7 +18,8 @@
     ORR_VEC4 offset_lo;                                                           \
     ORR_UVEC4 info;         /* x = count, y = near args uint, w = segment rows */ \
     ORR_VEC4 lod_switch[2]; /* switch distance of level k + 1 (k < partners) */   \
-    ORR_UVEC4 lod_args[2];  /* instanceCount uint of level k + 1's arguments */
+    ORR_UVEC4 lod_args[2];  /* instanceCount uint of level k + 1's arguments */   \
+    ORR_UVEC4 lod_pass;     /* shadow LOD (decision 70): x 0 plain, 1 count, 2 place; y cursor uint */
 
 #if defined(VULKAN) || defined(GL_SPIRV)
 struct OrriCull {

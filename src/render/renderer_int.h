@@ -52,6 +52,8 @@ void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slo
 void orri_collect_visible(orr_engine *e, const orri_slot *sl);
 
 /* cull.c */
+uint32_t orri_cull_lod_params(const orr_engine *e, const orri_view *fv, const orri_draw *d,
+                              const orri_thin_instances *t, orri_gpu_cull *c);
 orr_result orri_sync_instances(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot,
                                const orri_view *fv, VkCommandBuffer cmd);
 

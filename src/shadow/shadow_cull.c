@@ -24,17 +24,17 @@
 static orr_result ensure_slot(orr_shadow_generator *g, orri_shadow_cull_slot *cs) {
     orri_gpu *gpu = &g->engine->gpu;
     if (cs->pool) return ORR_OK;
-    uint32_t n = ORRI_SHADOW_CULL_MAX * ORRI_SHADOW_LAYERS;
+    uint32_t n = ORRI_SHADOW_CULL_MAX * ORRI_SHADOW_LAYERS; /* (entry, layer) pairs */
     VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, n},
                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8 * n}};
     VkDescriptorPoolCreateInfo pi = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = n, .poolSizeCount = 2, .pPoolSizes = sizes};
     orr_result r = orri_vk_check(gpu, vkCreateDescriptorPool(gpu->device, &pi, NULL, &cs->pool), "shadow cull pool");
     if (r == ORR_OK)
-        r = orri_buffer_create(gpu, (VkDeviceSize)n * ORRI_CULL_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+        r = orri_buffer_create(gpu, (VkDeviceSize)2 * n * ORRI_CULL_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                ORRI_MEM_HOST, "shadow cull parameters", &cs->params);
     if (r == ORR_OK)
-        r = orri_buffer_create(gpu, (VkDeviceSize)n * sizeof(VkDrawIndexedIndirectCommand),
+        r = orri_buffer_create(gpu, (VkDeviceSize)ORRI_SHADOW_ARGS * (sizeof(VkDrawIndexedIndirectCommand) + 4),
                                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, ORRI_MEM_HOST,
                                "shadow cull arguments", &cs->args);
     if (r != ORR_OK) orri_shadow_cull_release(g);
@@ -114,17 +114,30 @@ static void unit_planes(const double in[6][4], orr_vec4f out[6]) {
     }
 }
 
-void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
-                             VkCommandBuffer cmd, bool (*eligible)(const orr_shadow_generator *, const orri_draw *)) {
+/* The levels `d` casts at: 1 + its LOD partners when the main view culls it
+ * into LOD buckets (the level each instance takes there), else 1. Needs
+ * indirect draws that start past instance 0. */
+static uint32_t caster_levels(const orr_shadow_generator *g, const orri_draw *d, orr_engine *e) {
+    if (g->no_shadow_lod || !d->culled || !e->gpu.first_instance) return 1;
+    uint32_t partners = 0;
+    while (partners < d->lod_count && d->lod_to[partners] >= 0) partners++;
+    return 1 + partners;
+}
+
+void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, const orri_view *v,
+                             uint32_t slot, VkCommandBuffer cmd,
+                             bool (*eligible)(const orr_shadow_generator *, const orri_draw *)) {
     orr_engine *e = g->engine;
     orri_shadow_cull_slot *cs = &g->gpu.cull[slot];
     cs->count = 0;
     g->cull_slot = slot;
     if (g->no_instance_cull || g->desc.debug_absolute_matrices) return;
     if (ensure_slot(g, cs) != ORR_OK) return; /* reported; casters then draw every instance */
-    uint32_t layers = g->gpu.layers;
+    uint32_t layers = g->gpu.layers, pairs = ORRI_SHADOW_CULL_MAX * ORRI_SHADOW_LAYERS;
     const orri_gpu_object *objs = sg->slots[slot].objects.mapped;
     VkDrawIndexedIndirectCommand *args = cs->args.mapped;
+    uint32_t *cursors = (uint32_t *)(args + ORRI_SHADOW_ARGS);
+    bool any_lod = false;
     for (uint32_t i = 0; i < sg->draw_count && cs->count < ORRI_SHADOW_CULL_MAX; i++) {
         orri_draw *d = &sg->draws[i];
         if (!d->thin || !eligible(g, d)) continue;
@@ -134,7 +147,12 @@ void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_sc
         if (!t || !t->count || !mg->index_count) continue;
         uint32_t idx = cs->count;
         if (ensure_entry(g, cs, idx, d->thin) != ORR_OK) break;
-        cs->entries[idx].draw = i;
+        orri_shadow_cull_entry *en = &cs->entries[idx];
+        en->draw = i;
+        en->levels = caster_levels(g, d, e);
+        en->level_draw[0] = i;
+        for (uint32_t l = 1; l < en->levels; l++) en->level_draw[l] = (uint32_t)d->lod_to[l - 1];
+        any_lod |= en->levels > 1;
         orr_dsphere ls = orri_node_mesh(n)->local_sphere;
         for (uint32_t k = 0; k < layers; k++) {
             uint32_t a = idx * ORRI_SHADOW_LAYERS + k;
@@ -143,8 +161,24 @@ void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_sc
             c->mesh_world = objs[i].world; /* as uploaded: the frame of the light planes */
             unit_planes((const double(*)[4])g->layer_planes[k], c->planes);
             c->sphere = orr_dvec4_to_f32((orr_dvec4){ls.center.x, ls.center.y, ls.center.z, ls.radius});
-            c->info = (orri_uvec4){t->count, a * 5 + 1, 0, 0};
-            args[a] = (VkDrawIndexedIndirectCommand){mg->index_count, 0, 0, 0, 0};
+            uint32_t a0 = ORRI_SHADOW_ARG(idx, k, 0);
+            c->info = (orri_uvec4){t->count, a0 * 5 + 1, 0, 0};
+            for (uint32_t l = 0; l < en->levels; l++) {
+                orri_mesh_gpu *lg = &sg->meshes[orri_scene_slot(sg->draws[en->level_draw[l]].node)];
+                args[a0 + l] = (VkDrawIndexedIndirectCommand){lg->index_count, 0, 0, 0, 0};
+                cursors[a0 + l] = 0;
+            }
+            if (en->levels == 1) continue;
+            /* The main view's eye, switches and dither: the same level per
+             * instance as there; pass 1 counts, pass 2 (its own block) places. */
+            c->eye = orri_pack_position(v->eye, 1);
+            orri_cull_lod_params(e, v, d, t, c);
+            for (uint32_t l = 1; l < en->levels; l++) ((uint32_t *)c->lod_args)[l - 1] = (a0 + l) * 5 + 1;
+            c->lod_pass = (orri_uvec4){1, 0, 0, 0};
+            orri_gpu_cull *c2 =
+                (orri_gpu_cull *)((uint8_t *)cs->params.mapped + (size_t)(pairs + a) * ORRI_CULL_STRIDE);
+            *c2 = *c;
+            c2->lod_pass = (orri_uvec4){2, ORRI_SHADOW_ARGS * 5 + a0, 0, 0};
         }
         cs->count++;
     }
@@ -155,14 +189,24 @@ void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_sc
                         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     orri_cmd_label_begin(&e->gpu, cmd, "shadow instance culling");
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_pipeline);
-    for (uint32_t idx = 0; idx < cs->count; idx++) {
-        orri_thin_instances *t = orri_thin_of(orri_scene_node(s, sg->draws[cs->entries[idx].draw].node));
-        uint32_t groups = (t->count + ORRI_CULL_GROUP - 1) / ORRI_CULL_GROUP;
-        for (uint32_t k = 0; k < layers; k++) {
-            uint32_t offset = (idx * ORRI_SHADOW_LAYERS + k) * ORRI_CULL_STRIDE;
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_layout, 0, 1,
-                                    &cs->entries[idx].sets[k], 1, &offset);
-            vkCmdDispatch(cmd, groups, 1, 1);
+    /* Pass 0 (plain) or 1 (LOD: count per level), then pass 2 (LOD: place). */
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (!any_lod) break;
+            orri_memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        }
+        for (uint32_t idx = 0; idx < cs->count; idx++) {
+            if (pass == 1 && cs->entries[idx].levels == 1) continue;
+            orri_thin_instances *t = orri_thin_of(orri_scene_node(s, sg->draws[cs->entries[idx].draw].node));
+            uint32_t groups = (t->count + ORRI_CULL_GROUP - 1) / ORRI_CULL_GROUP;
+            for (uint32_t k = 0; k < layers; k++) {
+                uint32_t offset = (pass * pairs + idx * ORRI_SHADOW_LAYERS + k) * ORRI_CULL_STRIDE;
+                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, e->cull_layout, 0, 1,
+                                        &cs->entries[idx].sets[k], 1, &offset);
+                vkCmdDispatch(cmd, groups, 1, 1);
+            }
         }
     }
     orri_cmd_label_end(&e->gpu, cmd);
@@ -180,12 +224,18 @@ const orri_shadow_cull_entry *orri_shadow_cull_entry_of(const orr_shadow_generat
     return NULL;
 }
 
-uint32_t orri_shadow_instances_drawn(const orr_shadow_generator *g, uint32_t layer) {
+uint32_t orri_shadow_instances_drawn_level(const orr_shadow_generator *g, uint32_t layer, uint32_t level) {
     const orri_shadow_cull_slot *cs = &g->gpu.cull[g->cull_slot];
     const VkDrawIndexedIndirectCommand *args = cs->args.mapped;
     uint32_t n = 0;
     for (uint32_t i = 0; args && i < cs->count && layer < g->gpu.layers; i++)
-        n += args[i * ORRI_SHADOW_LAYERS + layer].instanceCount;
+        if (level < cs->entries[i].levels) n += args[ORRI_SHADOW_ARG(i, layer, level)].instanceCount;
+    return n;
+}
+
+uint32_t orri_shadow_instances_drawn(const orr_shadow_generator *g, uint32_t layer) {
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < ORRI_SHADOW_LEVELS; l++) n += orri_shadow_instances_drawn_level(g, layer, l);
     return n;
 }
 

@@ -49,16 +49,25 @@ void orri_shadow_depth_values(orr_light_type type, double min_z, double max_z, d
 
 /* Per-instance light culling of thin-instanced casters (shadow_cull.c). */
 #define ORRI_SHADOW_CULL_MAX 16 /* thin casters culled per instance each frame; more draw every instance */
+/* Levels of detail a culled caster draws (decision 70): its own mesh and its
+ * LOD partners, each with its own arguments per layer. */
+#define ORRI_SHADOW_LEVELS (ORRI_LOD_PARTNERS + 1u)
+/* The arguments of (entry, layer, level) in a slot's argument buffer; the
+ * place pass's row cursors follow every argument, one uint each, in the same order. */
+#define ORRI_SHADOW_ARG(entry, layer, level) (((entry)*ORRI_SHADOW_LAYERS + (layer)) * ORRI_SHADOW_LEVELS + (level))
+#define ORRI_SHADOW_ARGS (ORRI_SHADOW_CULL_MAX * ORRI_SHADOW_LAYERS * ORRI_SHADOW_LEVELS)
 typedef struct orri_shadow_cull_entry {
-    uint32_t draw;                /* this frame's draw index */
-    uint32_t capacity;            /* instances per layer in matrices / colors */
-    orri_buffer matrices, colors; /* layer k at k × capacity */
+    uint32_t draw;                           /* this frame's draw index */
+    uint32_t capacity;                       /* instances per layer in matrices / colors */
+    orri_buffer matrices, colors;            /* layer k at k × capacity; levels packed in order within a layer */
+    uint32_t levels;                         /* 1, or 1 + LOD partners drawn at the main view's level */
+    uint32_t level_draw[ORRI_SHADOW_LEVELS]; /* draw index of each level (0: `draw`) */
     VkDescriptorSet sets[ORRI_SHADOW_LAYERS];
     VkBuffer set_in; /* the stable matrix buffer the sets were written for */
 } orri_shadow_cull_entry;
 typedef struct orri_shadow_cull_slot {
-    orri_buffer params; /* host: orri_gpu_cull per (entry, layer) at ORRI_CULL_STRIDE */
-    orri_buffer args;   /* host: VkDrawIndexedIndirectCommand per (entry, layer) */
+    orri_buffer params; /* host: orri_gpu_cull per (entry, layer) at ORRI_CULL_STRIDE, then the place passes' */
+    orri_buffer args;   /* host: VkDrawIndexedIndirectCommand per ORRI_SHADOW_ARG, then the row cursors */
     VkDescriptorPool pool;
     orri_shadow_cull_entry entries[ORRI_SHADOW_CULL_MAX];
     uint32_t count; /* entries used by the slot's last frame */
@@ -120,6 +129,7 @@ struct orr_shadow_generator {
     double layer_planes[ORRI_SHADOW_LAYERS][6][4];
     uint32_t cull_slot;
     bool no_instance_cull;
+    bool no_shadow_lod; /* test switch: thin casters draw level 0 (the control of decision 70) */
 };
 
 /* cascade_pass.c: the cascades' light matrices in the upload frame (the
@@ -170,14 +180,19 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
  * unless transparency_shadow). */
 bool orri_shadow_casts(const orr_shadow_generator *g, const orri_draw *d);
 /* shadow_cull.c: culls the thin-instanced casters `eligible` accepts against
- * every layer's planes (layer_planes) before the layers are drawn. */
-void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
-                             VkCommandBuffer cmd, bool (*eligible)(const orr_shadow_generator *, const orri_draw *));
+ * every layer's planes (layer_planes) before the layers are drawn; a caster
+ * with LOD partners culled in the main view draws each instance at the level
+ * the main view `v` picks for it (decision 70). */
+void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, const orri_view *v,
+                             uint32_t slot, VkCommandBuffer cmd,
+                             bool (*eligible)(const orr_shadow_generator *, const orri_draw *));
 /* The culled entry of draw `draw` this frame (NULL: draws every instance). */
 const orri_shadow_cull_entry *orri_shadow_cull_entry_of(const orr_shadow_generator *g, uint32_t draw, uint32_t *index);
 /* Instances the last completed frame drew into `layer` through per-instance
  * culling (read back from its arguments; valid once that frame finished). */
 uint32_t orri_shadow_instances_drawn(const orr_shadow_generator *g, uint32_t layer);
+/* The same, of one level of detail (0: the casters' own meshes). */
+uint32_t orri_shadow_instances_drawn_level(const orr_shadow_generator *g, uint32_t layer, uint32_t level);
 void orri_shadow_cull_release(orr_shadow_generator *g);
 
 #endif

@@ -235,7 +235,7 @@ orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, u
         orr_dmat4 m = layer_transform(g, k);
         orri_shadow_clip_planes(&m, g->layer_planes[k]);
     }
-    orri_shadow_cull_record(g, sg, s, slot, primary, orri_shadow_casts);
+    orri_shadow_cull_record(g, sg, s, v, slot, primary, orri_shadow_casts);
     for (uint32_t k = 0; k < g->gpu.layers; k++) {
         p.light = rec.matrices[k];
         memcpy(g->planes, g->layer_planes[k], sizeof g->planes);

@@ -31,6 +31,8 @@ static int caster_of(const orr_shadow_generator *g, uint32_t id) {
     return -1;
 }
 
+/* A LOD partner does not cast by itself: its source's caster draws it for
+ * the instances at its level (decision 70). */
 bool orri_shadow_casts(const orr_shadow_generator *g, const orri_draw *d) {
     if (d->planet || d->lod_from >= 0 || (d->transparent && !g->desc.transparency_shadow)) return false;
     return caster_of(g, d->node) >= 0;
@@ -131,17 +133,20 @@ static orri_texture *alpha_texture(orr_engine *e, orr_scene *s, const orri_draw 
     return t && t->set ? t : NULL;
 }
 
-static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, VkCommandBuffer cmd,
-                        uint32_t layer, orri_shadow_push *p, VkPipeline *bound) {
-    orri_draw *d = &sg->draws[i];
-    orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
+/* Draws caster `i` into `layer`: its own mesh, or level `level` of it, the
+ * mesh of draw `li` (its LOD partner: its geometry, material and world) over
+ * the instances the culling pass placed for that level (shadow_cull.c). */
+static void draw_level(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, uint32_t li,
+                       uint32_t level, VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p, VkPipeline *bound) {
+    orri_draw *d = &sg->draws[i], *ld = &sg->draws[li];
+    orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(ld->node)];
     VkBuffer vbs[4] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
     orri_deform_streams(mg, &vbs[0], &vbs[1]);
     uint32_t instances = 1, nb = 2, ce_index = 0;
     VkDeviceSize offs[4] = {0};
     const orri_shadow_cull_entry *ce = NULL;
     float cutoff = 0;
-    orri_texture *at = alpha_texture(g->engine, s, d, &cutoff);
+    orri_texture *at = alpha_texture(g->engine, s, ld, &cutoff);
     if (at && orri_shadow_alpha_pipelines(g) != ORR_OK) return; /* reported when it failed */
     VkPipeline pipe = at ? g->gpu.alpha_pipe : g->gpu.depth_pipe;
     if (d->thin) {
@@ -156,18 +161,26 @@ static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *
     if (!instances || !mg->index_count) return;
     if (*bound != pipe) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), *bound = pipe;
     if (at) vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 1, 1, &at->set, 0, NULL);
-    p->object = i;
+    p->object = li;
     p->cutoff = cutoff;
     vkCmdPushConstants(cmd, g->gpu.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *p, p);
     vkCmdBindVertexBuffers(cmd, 0, nb, vbs, offs);
     vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
-    if (ce) /* the instances culled against this layer (shadow_cull.c) */
+    if (ce) /* the instances culled against this layer, at this level (shadow_cull.c) */
         vkCmdDrawIndexedIndirect(cmd, g->gpu.cull[g->cull_slot].args.buffer,
-                                 (VkDeviceSize)(ce_index * ORRI_SHADOW_LAYERS + layer) *
+                                 (VkDeviceSize)ORRI_SHADOW_ARG(ce_index, layer, level) *
                                      sizeof(VkDrawIndexedIndirectCommand),
                                  1, sizeof(VkDrawIndexedIndirectCommand));
     else
         vkCmdDrawIndexed(cmd, mg->index_count, instances, 0, 0, 0);
+}
+
+static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, VkCommandBuffer cmd,
+                        uint32_t layer, orri_shadow_push *p, VkPipeline *bound) {
+    uint32_t ce_index;
+    const orri_shadow_cull_entry *ce = sg->draws[i].thin ? orri_shadow_cull_entry_of(g, i, &ce_index) : NULL;
+    uint32_t levels = ce ? ce->levels : 1;
+    for (uint32_t l = 0; l < levels; l++) draw_level(g, sg, s, i, l ? ce->level_draw[l] : i, l, cmd, layer, p, bound);
 }
 
 void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,

@@ -620,6 +620,96 @@ TEST(shadow_instances_culled_per_cascade) {
     orr_test_mirror_disabled = false;
 }
 
+/* LOD levels in the shadow passes (decision 70): a thin caster with a LOD
+ * partner casts each instance with the mesh the main view draws it with.
+ * Scene `lod`: tall boxes paired with flat boxes past LOD_SWITCH from the
+ * eye. Scene `explicit`: the same two shapes as two unpaired thin meshes,
+ * each instance given to the shape the CPU's distance picks. Both have the
+ * same casters' box (footprints alike, the tall boxes set the height), so
+ * the cascades are the same and the images must be identical; the control
+ * (every instance casts its tall level-0 box) must not be. */
+#define LOD_SWITCH 24.0
+static orr_scene *lod_shadow_scene(bool paired, orr_shadow_generator **gen, uint32_t *near, uint32_t *far) {
+    orr_light sun;
+    orr_scene *s = base_scene(&sun);
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 80, .height = 80}, NULL, &g);
+    orr_mesh ground = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    orr_geometry_build_box(&(orr_box_desc){.width = 1, .height = 3, .depth = 1}, NULL, &g);
+    orr_mesh tall = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 1.5, 0});
+    orr_geometry_build_box(&(orr_box_desc){.width = 1, .height = 0.6, .depth = 1}, NULL, &g);
+    orr_mesh flat = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0.3, 0});
+    orr_dvec3 eye = orr_camera_get_position(s, orr_scene_get_active_camera(s));
+    *near = *far = 0;
+    for (int x = 0; x < 9; x++)
+        for (int z = 0; z < 9; z++) {
+            orr_dvec3 p = {x * 4.0 - 16, 0, z * 4.0 - 16};
+            /* the LOD distance is the sphere centre's: the tall mesh's, 1.5 up */
+            double d = orr_dvec3_distance(eye, (orr_dvec3){p.x, 1.5, p.z});
+            if (fabs(d - LOD_SWITCH) < 1.0) continue; /* no float32 ties at the switch */
+            orr_mat4f m = orr_dmat4_to_f32(orr_dmat4_translation(p));
+            bool is_far = d >= LOD_SWITCH;
+            orr_instances_add(s, paired || !is_far ? tall : flat, m, NULL);
+            *(is_far ? far : near) += 1;
+        }
+    if (paired) /* its own placeholder instance is drawn only when unpaired */
+        orr_instances_add(s, flat, orr_dmat4_to_f32(orr_dmat4_translation((orr_dvec3){0, 50, 0})), NULL);
+    orr_instances_enable_gpu_culling(s, tall, true);
+    orr_instances_enable_gpu_culling(s, flat, true);
+    if (paired)
+        CHECK(orr_instances_set_lod_partner(s, tall, flat, &(orr_instances_lod_desc){.distance = LOD_SWITCH}) ==
+              ORR_OK);
+    orr_shadow_set_receiver(s, ground, true);
+    *gen = NULL;
+    CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.map_size = 512, .cascades = 3}, gen) == ORR_OK);
+    if (*gen) orr_shadow_add_caster(*gen, tall);
+    if (*gen && !paired) orr_shadow_add_caster(*gen, flat);
+    return s;
+}
+
+TEST(shadow_lod_levels_cast_their_own_mesh) {
+    orr_test_mirror_disabled = true;
+    orr_engine *big = engine;
+    engine = orr_test_engine(160, 120, 1);
+    orr_shadow_generator *gen, *ref_gen;
+    uint32_t near, far, rnear, rfar;
+    orr_scene *s = lod_shadow_scene(true, &gen, &near, &far);
+    orr_scene *ref = lod_shadow_scene(false, &ref_gen, &rnear, &rfar);
+    REQUIRE(gen && ref_gen && near > 0 && far > 0 && near == rnear && far == rfar);
+    orr_image8 lod, explicit_img, control;
+    REQUIRE(orr_test_render(engine, s, 1, &lod));
+    orr_test_save_png(orr_test_out_path("shadow-lod.png"), &lod);
+    uint32_t by_level[2] = {0, 0};
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t l0 = orri_shadow_instances_drawn_level(gen, k, 0), l1 = orri_shadow_instances_drawn_level(gen, k, 1);
+        printf("cascade %u: level 0 %u, level 1 %u instances\n", k, l0, l1);
+        CHECK(l0 + l1 == orri_shadow_instances_drawn(gen, k));
+        CHECK(l0 <= near && l1 <= far);
+        by_level[0] += l0, by_level[1] += l1;
+    }
+    CHECK(by_level[0] > 0 && by_level[1] > 0); /* both levels cast */
+    REQUIRE(orr_test_render(engine, ref, 1, &explicit_img));
+    orr_test_save_png(orr_test_out_path("shadow-lod-explicit.png"), &explicit_img);
+    gen->no_shadow_lod = true;
+    REQUIRE(orr_test_render(engine, s, 1, &control));
+    orr_test_save_png(orr_test_out_path("shadow-lod-control.png"), &control);
+    CHECK(orri_shadow_instances_drawn_level(gen, 0, 1) == 0);
+    orr_diff d = orr_test_compare(&lod, &explicit_img), c = orr_test_compare(&control, &explicit_img);
+    printf("%u near, %u far instances: LOD casters vs explicit shapes MAD %.4f max %d; control (level 0 casts) MAD "
+           "%.4f max %d\n",
+           near, far, d.mad, d.max, c.mad, c.max);
+    CHECK(d.mad == 0 && d.max == 0);
+    CHECK(c.mad > 0.2); /* the far boxes' long shadows: the test can fail */
+    orr_test_image_free(&lod);
+    orr_test_image_free(&explicit_img);
+    orr_test_image_free(&control);
+    orr_scene_destroy(s);
+    orr_scene_destroy(ref);
+    orr_engine_destroy(engine);
+    engine = big;
+    orr_test_mirror_disabled = false;
+}
+
 /* Shader-material casters (decision 65, Babylon.js's default): a caster with a
  * shader material casts by its geometry through the generator's own depth
  * shader, so its shadow equals the same geometry's under a standard
