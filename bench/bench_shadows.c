@@ -15,7 +15,7 @@
  * generator drawing every instance in every cascade (the internal switch the
  * tests use as a control).
  *
- * With --lod the casters are spheres of 32 segments (~2 000 triangles) with
+ * With --lod the casters are spheres of 32 segments (4 624 triangles) with
  * an automatic LOD chain (orr_geometry_build_lod_chain, 1 pixel of error,
  * sloppy tail) instead of boxes, and a fourth variant, "level 0", culls per
  * cascade but casts every instance with the full sphere (the behaviour
@@ -252,9 +252,9 @@ int main(int argc, char **argv) {
             }
         }
     orr_stats st = orr_query_stats(e);
-    printf("## Shadows: %u thin-instanced boxes (casters and receivers), sun with 4 stabilised PCF cascades of %u^2, "
+    printf("## Shadows: %u thin-instanced %s (casters and receivers), sun with 4 stabilised PCF cascades of %u^2, "
            "%ux%u MSAA %u, %d frames x %d blocks per variant, interleaved\n\n",
-           o.n, o.map, o.w, o.h, o.msaa, o.frames, o.blocks);
+           o.n, o.lod ? "spheres with a LOD chain" : "boxes", o.map, o.w, o.h, o.msaa, o.frames, o.blocks);
     printf("| variant | GPU pre-pass ms | GPU shadow pass ms | GPU draws ms | GPU frame ms | shadow share | "
            "instances drawn per cascade |\n|---|---|---|---|---|---|---|\n");
     double frame[VARIANTS] = {0}, shadow[VARIANTS] = {0};
