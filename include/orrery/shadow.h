@@ -183,7 +183,11 @@ orr_result orr_shadow_generator_set(orr_shadow_generator *gen, const orr_shadow_
 orr_shadow_desc orr_shadow_generator_get(const orr_shadow_generator *gen);
 
 /* Casters (Babylon.js addShadowCaster / removeShadowCaster, the mesh alone:
- * no descendants). Adding twice or removing a non-caster does nothing. */
+ * no descendants). Adding twice or removing a non-caster does nothing. A
+ * thin-instanced caster with GPU culling and LOD partners or a LOD chain
+ * (orrery/instances.h) casts each instance with the level the camera draws
+ * it at, as Babylon.js renders a caster's current LOD; add the source mesh,
+ * not its partners (a partner casts through its source). */
 void orr_shadow_add_caster(orr_shadow_generator *gen, orr_mesh mesh);
 void orr_shadow_remove_caster(orr_shadow_generator *gen, orr_mesh mesh);
 bool orr_shadow_is_caster(const orr_shadow_generator *gen, orr_mesh mesh);
