@@ -3,7 +3,8 @@
  * orr_lod_select over a sweep of distances (outside the dither bands), every
  * instance inside a band is drawn by exactly one level, an 8-level chain
  * looks like level 0 alone, and the choice holds with occlusion culling and
- * 10¹² m from the origin under floating origin. Small sizes (160 × 120). */
+ * 10¹² m from the origin under floating origin; a shadow caster casts each
+ * instance at the level the camera draws it (decision 70). Small sizes (160 × 120). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "harness.h"
 #include "render/render_int.h"
 #include "render/gpu_types_cull.h"
+#include "shadow/shadow_int.h"
 #include "support/test_support.h"
 
 static const double PI = 3.14159265358979323846;
@@ -268,6 +270,100 @@ TEST(chain_far_from_origin_under_floating_origin) {
     orr_test_image_free(&i1);
     orr_scene_destroy(near);
     orr_scene_destroy(far);
+}
+
+/* Decision 70 over a whole chain: a sun-shadow caster with the 8-level chain
+ * casts each instance at the level the camera draws it. Per level, the
+ * shadow pass's counts equal the main view's (every instance is in both),
+ * and the image equals a scene where each instance sits on its level's own
+ * mesh, the level given by orr_lod_select (band 0, no instance within 3 % of
+ * a switch). The control (level 0 casts) differs. */
+static orr_scene *shadow_chain_scene(bool chained, double px, orr_mesh *src, orr_shadow_generator **gen,
+                                     uint32_t *per_level) {
+    orr_scene *s;
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1), .label = "shadow chain"}, &s);
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = -PI / 2, .beta = 1.3, .radius = 22, .target = {0, 0, 20}, .near = 0.1, .far = 400});
+    orr_light_create(
+        s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = ORR_F64(0.3)});
+    orr_light sun = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                                          .position = {20, 40, 0},
+                                                          .direction = {-1, -2, 0.4},
+                                                          .intensity = ORR_F64(0.9)});
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 260}, NULL, &g);
+    orr_mesh ground = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .position = {0, -0.5, 120}});
+    orr_geometry_free(&g);
+    orr_mesh levels[ORR_LOD_MAX_LEVELS];
+    levels[0] = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &source, .label = "ball"});
+    for (uint32_t k = 1; k < chain.level_count; k++)
+        levels[k] = chained ? levels[0] : orr_mesh_create(s, &(orr_mesh_desc){.geometry = &chain.levels[k]});
+    orr_dvec3 eye = orr_camera_get_position(s, orr_scene_get_active_camera(s));
+    double ppr = ppr_of(s);
+    for (uint32_t k = 0; k < chain.level_count; k++) per_level[k] = 0;
+    for (int j = 0; j < 60; j++)
+        for (int x = -1; x <= 1; x++) {
+            orr_mat4f t = translation(x * 2.5, 1.0, 6 + j * 2.5); /* floating: shadows fall clear of the balls */
+            double d = orr_dvec3_distance((orr_dvec3){t.m[12], t.m[13], t.m[14]}, eye);
+            bool near_switch = false;
+            for (uint32_t k = 1; k < chain.level_count; k++)
+                if (fabs(d - chain.error[k] * ppr / px) < 0.03 * d) near_switch = true;
+            if (near_switch) continue;
+            uint32_t level = orr_lod_select(chain.error, chain.level_count, d, ppr, px);
+            per_level[level]++;
+            orr_instances_add(s, levels[level], t, NULL);
+        }
+    orr_shadow_set_receiver(s, ground, true);
+    *gen = NULL;
+    CHECK(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.map_size = 1024}, gen) == ORR_OK);
+    for (uint32_t k = 0; k < chain.level_count; k++) {
+        if (!orr_instances_get_count(s, levels[k])) orr_instances_set(s, levels[k], NULL, 0); /* thin state */
+        orr_instances_enable_gpu_culling(s, levels[k], true);
+        if (*gen && (k == 0 || !chained)) orr_shadow_add_caster(*gen, levels[k]);
+    }
+    if (chained)
+        CHECK(orr_instances_set_lod_chain(s, levels[0], &chain,
+                                          &(orr_instances_lod_chain_desc){.max_pixel_error = px}) == ORR_OK);
+    *src = levels[0];
+    return s;
+}
+
+TEST(shadow_casts_each_chain_level) {
+    const double px = 0.25;
+    orr_mesh m, m_ref;
+    orr_shadow_generator *gen, *ref_gen;
+    uint32_t want[ORR_LOD_MAX_LEVELS], want_ref[ORR_LOD_MAX_LEVELS];
+    orr_scene *s = shadow_chain_scene(true, px, &m, &gen, want);
+    orr_scene *ref = shadow_chain_scene(false, px, &m_ref, &ref_gen, want_ref);
+    REQUIRE(gen && ref_gen);
+    orr_image8 lod, explicit_img, control;
+    REQUIRE(orr_test_render(engine, s, 1, &lod));
+    orr_test_save_png(orr_test_out_path("lod-chain-shadow.png"), &lod);
+    uint32_t per[ORR_LOD_MAX_LEVELS], used = 0;
+    drawn_levels(engine, s, m, per);
+    for (uint32_t k = 0; k < chain.level_count; k++) {
+        uint32_t sh = orri_shadow_instances_drawn_level(gen, 0, k);
+        printf("level %u: CPU %u, camera %u, shadow pass %u\n", k, want[k], per[k], sh);
+        CHECK(per[k] == want[k] && sh == want[k]);
+        used += want[k] > 0;
+    }
+    CHECK(used == chain.level_count); /* every level casts */
+    REQUIRE(orr_test_render(engine, ref, 1, &explicit_img));
+    orr_test_save_png(orr_test_out_path("lod-chain-shadow-explicit.png"), &explicit_img);
+    gen->no_shadow_lod = true;
+    REQUIRE(orr_test_render(engine, s, 1, &control));
+    orr_test_save_png(orr_test_out_path("lod-chain-shadow-control.png"), &control);
+    orr_diff d = orr_test_compare(&lod, &explicit_img), c = orr_test_compare(&control, &explicit_img);
+    printf("chain casters vs each level's own mesh: MAD %.4f max %d; control (level 0 casts) MAD %.4f max %d\n", d.mad,
+           d.max, c.mad, c.max);
+    CHECK(d.mad == 0 && d.max == 0);
+    CHECK(c.max > 0); /* the levels' shadows differ from level 0's: the test can fail */
+    orr_test_image_free(&lod);
+    orr_test_image_free(&explicit_img);
+    orr_test_image_free(&control);
+    orr_scene_destroy(s);
+    orr_scene_destroy(ref);
 }
 
 int main(int argc, char **argv) {
