@@ -109,6 +109,34 @@ static void merge_smallest_gap(orri_thin_dirty *d) {
     d->range_count--;
 }
 
+/* Room in the row list for `more` rows (up to capacity / ORRI_THIN_LIST_DIVISOR);
+ * false stops the list (the bitmap stays exact). */
+static bool list_room(const orr_allocator *a, orri_thin_dirty *d, uint32_t capacity, uint32_t more) {
+    if (!d->list_ok) return false;
+    uint64_t need = (uint64_t)d->list_len + more, limit = capacity / ORRI_THIN_LIST_DIVISOR;
+    if (need <= d->list_cap) return true;
+    if (need > limit) return d->list_ok = false;
+    uint64_t cap = d->list_cap ? 2u * (uint64_t)d->list_cap : 1024u;
+    cap = cap < need ? need : cap;
+    cap = cap > limit ? limit : cap;
+    uint32_t *list = orri_realloc(a, d->list, (size_t)cap * sizeof *list);
+    if (!list) return d->list_ok = false;
+    d->list = list, d->list_cap = (uint32_t)cap;
+    return true;
+}
+
+/* Bitmap mode: marks row i, listing it when it was not marked yet (room
+ * reserved by list_room; past it the list stops). */
+static inline void bit_mark(orri_thin_dirty *d, uint32_t i) {
+    uint64_t m = 1ull << (i & 63u), *w = &d->bits[i >> 6];
+    if (*w & m) return;
+    *w |= m;
+    if (d->list_ok && d->list_len < d->list_cap)
+        d->list[d->list_len++] = i;
+    else
+        d->list_ok = false;
+}
+
 /* Range mode overflowed: move the ranges into a bitmap of `capacity` bits.
  * False when the bitmap cannot be allocated (the caller merges instead). */
 static bool to_bitmap(const orr_allocator *a, orri_thin_dirty *d, uint32_t capacity) {
@@ -118,9 +146,20 @@ static bool to_bitmap(const orr_allocator *a, orri_thin_dirty *d, uint32_t capac
         if (!bits) return false;
         d->bits = bits;
         d->bit_words = words;
+        d->bits_zero = false;
     }
-    memset(d->bits, 0, (size_t)words * sizeof *d->bits);
-    for (uint32_t i = 0; i < d->range_count; i++) bit_set_range(d->bits, d->ranges[i].begin, d->ranges[i].end);
+    if (!d->bits_zero) memset(d->bits, 0, (size_t)words * sizeof *d->bits);
+    d->bits_zero = false;
+    d->list_len = 0;
+    uint64_t rows = 0;
+    for (uint32_t i = 0; i < d->range_count; i++) rows += d->ranges[i].end - d->ranges[i].begin;
+    d->list_ok = true;
+    if (rows <= UINT32_MAX && list_room(a, d, capacity, (uint32_t)rows)) {
+        for (uint32_t i = 0; i < d->range_count; i++)
+            for (uint32_t r = d->ranges[i].begin; r < d->ranges[i].end; r++) bit_mark(d, r);
+    } else {
+        for (uint32_t i = 0; i < d->range_count; i++) bit_set_range(d->bits, d->ranges[i].begin, d->ranges[i].end);
+    }
     d->range_count = 0;
     d->bitmap = true;
     return true;
@@ -162,7 +201,10 @@ static void dirty_mark(const orr_allocator *a, orri_thin_dirty *d, uint32_t capa
     d->lo = d->lo == d->hi ? b : (b < d->lo ? b : d->lo);
     d->hi = e > d->hi ? e : d->hi;
     if (d->bitmap) {
-        bit_set_range(d->bits, b, e);
+        if (e - b == 1u && list_room(a, d, capacity, 1))
+            bit_mark(d, b);
+        else
+            d->list_ok = false, bit_set_range(d->bits, b, e);
         return;
     }
     range_insert(d, b, e); /* into the spare slot at worst */
@@ -180,6 +222,7 @@ static void dirty_mark_prefix(const orr_allocator *a, orri_thin_dirty *d, uint32
 
 static void dirty_free(const orr_allocator *a, orri_thin_dirty *d) {
     orri_free(a, d->bits);
+    orri_free(a, d->list);
     memset(d, 0, sizeof *d);
 }
 
@@ -417,13 +460,22 @@ static void mark_rows(orr_scene *s, orri_thin_instances *t, const uint32_t *idx,
     if (!d->bitmap && (count <= ORRI_THIN_DIRTY_RANGES || !to_bitmap(a, d, t->capacity))) {
         for (uint32_t k = 0; k < count; k++) dirty_mark(a, d, t->capacity, idx[k], idx[k] + 1);
     } else {
-        uint64_t *bits = d->bits;
         uint32_t lo = d->lo == d->hi ? UINT32_MAX : d->lo, hi = d->hi;
-        for (uint32_t k = 0; k < count; k++) {
-            uint32_t i = idx[k];
-            bits[i >> 6] |= 1ull << (i & 63u);
-            lo = i < lo ? i : lo;
-            hi = i + 1 > hi ? i + 1 : hi;
+        if (list_room(a, d, t->capacity, count)) { /* each newly marked row listed once */
+            for (uint32_t k = 0; k < count; k++) {
+                uint32_t i = idx[k];
+                bit_mark(d, i);
+                lo = i < lo ? i : lo;
+                hi = i + 1 > hi ? i + 1 : hi;
+            }
+        } else {
+            uint64_t *bits = d->bits;
+            for (uint32_t k = 0; k < count; k++) {
+                uint32_t i = idx[k];
+                bits[i >> 6] |= 1ull << (i & 63u);
+                lo = i < lo ? i : lo;
+                hi = i + 1 > hi ? i + 1 : hi;
+            }
         }
         d->lo = lo, d->hi = hi;
     }
@@ -817,8 +869,21 @@ uint32_t orri_thin_dirty_rows(const orri_thin_instances *t, int stream, uint32_t
     return n;
 }
 
+const uint32_t *orri_thin_dirty_list(const orri_thin_instances *t, int stream, uint32_t *count) {
+    const orri_thin_dirty *d = &t->dirty[stream];
+    *count = 0;
+    if (!d->bitmap || !d->list_ok || d->lo == d->hi) return NULL;
+    *count = d->list_len;
+    return d->list;
+}
+
 void orri_thin_dirty_clear(orri_thin_instances *t, int stream) {
     orri_thin_dirty *d = &t->dirty[stream];
+    if (d->bitmap && d->list_ok) { /* only the listed bits are set: unset them, no memset next time */
+        for (uint32_t k = 0; k < d->list_len; k++) d->bits[d->list[k] >> 6] &= ~(1ull << (d->list[k] & 63u));
+        d->bits_zero = true;
+    }
+    d->list_len = 0;
     d->range_count = 0;
     d->bitmap = false;
     d->lo = d->hi = 0;

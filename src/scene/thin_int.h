@@ -68,7 +68,17 @@ typedef struct orri_thin_dirty {
     uint32_t bit_words; /* allocated words of `bits` */
     bool bitmap;
     uint32_t lo, hi; /* union [lo, hi) of everything marked; lo == hi: clean */
+    /* Bitmap mode: while list_ok, every marked row is in list[0, list_len),
+     * once each, in marking order, so an upload of scattered rows reads the
+     * list instead of scanning the whole bitmap, and clearing unsets those
+     * bits alone (bits_zero: to_bitmap then skips its memset). The list
+     * stops (list_ok false) past capacity / ORRI_THIN_LIST_DIVISOR rows or at
+     * a marked range of more than one row; the bitmap is exact either way. */
+    uint32_t *list;
+    uint32_t list_len, list_cap;
+    bool list_ok, bits_zero;
 } orri_thin_dirty;
+#define ORRI_THIN_LIST_DIVISOR 16u
 
 /* LOD partners of one source: levels 1 .. ORR_LOD_MAX_LEVELS − 1. */
 #define ORRI_LOD_PARTNERS 7u
@@ -140,6 +150,9 @@ uint32_t orri_thin_dirty_rows(const orri_thin_instances *t, int stream, uint32_t
 uint64_t orri_thin_dirty_bytes(const orri_thin_instances *t, int stream);
 /* Forget the marks of `stream` (after uploading them). */
 void orri_thin_dirty_clear(orri_thin_instances *t, int stream);
+/* Bitmap mode with every marked row listed: the rows, each once, in marking
+ * order (*count of them); NULL otherwise (scan with the calls above). */
+const uint32_t *orri_thin_dirty_list(const orri_thin_instances *t, int stream, uint32_t *count);
 /* Convenience: fill up to `max` (> 0) ranges (the tail merged into the last
  * one when there are more), clear, and return how many were written. With
  * max 0 it does nothing. */

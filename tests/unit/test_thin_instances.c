@@ -385,6 +385,78 @@ static bool row_equals(fixture *f, uint32_t i, const float *m) {
     return memcmp(orr_instances_get_matrices(f->scene, f->mesh) + (size_t)i * 16, m, 64) == 0;
 }
 
+/* Rows marked one by one in bitmap mode come listed (each once, marking
+ * order), so the upload reads the list instead of scanning the bitmap;
+ * clearing unsets just those bits. The list stops, and the scan takes over,
+ * past capacity / ORRI_THIN_LIST_DIVISOR rows or at a marked range. */
+static uint32_t listed_distinct(fixture *f, const bool *want, uint32_t n) {
+    uint32_t count = 0, hits = 0;
+    const uint32_t *list = orri_thin_dirty_list(thin(f), ORRI_THIN_MATRICES, &count);
+    if (!list) return UINT32_MAX;
+    static bool seen[8192];
+    memset(seen, 0, sizeof seen);
+    for (uint32_t k = 0; k < count; k++) {
+        if (list[k] >= n || seen[list[k]] || !want[list[k]]) return UINT32_MAX; /* foreign or twice */
+        seen[list[k]] = true, hits++;
+    }
+    return hits;
+}
+
+TEST(scattered_rows_come_listed_once) {
+    fixture f;
+    setup(&f);
+    enum { N = 8192, K = 300 };
+    static float m[N * 16], mats[N * 16];
+    CHECK(orr_instances_set(f.scene, f.mesh, m, N) == ORR_OK);
+    orri_thin_dirty *d = &thin(&f)->dirty[ORRI_THIN_MATRICES];
+    uint32_t limit = thin(&f)->capacity / ORRI_THIN_LIST_DIVISOR;
+    CHECK(limit >= K);
+    clear_dirty(&f);
+    static uint32_t idx[N];
+    static bool want[N];
+    for (int round = 0; round < 3; round++) { /* a cleared bitmap is reused without memset */
+        memset(want, 0, sizeof want);
+        uint32_t distinct = 0;
+        for (uint32_t k = 0; k < K; k++) idx[k] = (k * 2654435761u + (uint32_t)round * 977u) % N;
+        idx[K - 1] = idx[0]; /* a repeat */
+        for (uint32_t k = 0; k < K; k++) distinct += !want[idx[k]], want[idx[k]] = true;
+        orr_instances_set_matrices_at(f.scene, f.mesh, idx, mats, K / 2);
+        orr_instances_set_matrix(f.scene, f.mesh, idx[K / 2], translation(1, 2, 3)); /* one by one too */
+        orr_instances_set_matrices_at(f.scene, f.mesh, idx + K / 2 + 1, mats, K - K / 2 - 1);
+        CHECK(d->bitmap);
+        CHECK(listed_distinct(&f, want, N) == distinct);
+        CHECK(orri_thin_dirty_count(thin(&f), ORRI_THIN_MATRICES, NULL) == distinct);
+        for (uint32_t i = 0, checked = 0; i < N && checked < 40; i++) /* control: other rows clean */
+            if (!want[i]) {
+                CHECK(!dirty_covers(&f, ORRI_THIN_MATRICES, i));
+                checked++;
+            }
+        clear_dirty(&f);
+        CHECK(d->bits_zero);
+        uint64_t any = 0;
+        for (uint32_t w = 0; w < d->bit_words; w++) any |= d->bits[w];
+        CHECK(any == 0);
+    }
+    /* past the limit: no list, the count stays exact */
+    for (uint32_t k = 0; k < limit + 50; k++) idx[k] = k * 3 % N;
+    orr_instances_set_matrices_at(f.scene, f.mesh, idx, mats, limit + 50);
+    uint32_t count = 1;
+    CHECK(orri_thin_dirty_list(thin(&f), ORRI_THIN_MATRICES, &count) == NULL && count == 0);
+    CHECK(orri_thin_dirty_count(thin(&f), ORRI_THIN_MATRICES, NULL) == limit + 50);
+    clear_dirty(&f);
+    CHECK(!d->bits_zero);
+    /* a range marked in bitmap mode: no list either */
+    for (uint32_t k = 0; k < 100; k++) idx[k] = N - 1 - 3 * k; /* all past N / 2 */
+    orr_instances_set_matrices_at(f.scene, f.mesh, idx, mats, 100);
+    CHECK(orri_thin_dirty_list(thin(&f), ORRI_THIN_MATRICES, &count) != NULL && count == 100);
+    orr_instances_set_count(f.scene, f.mesh, N / 2); /* marks the range [0, N / 2) */
+    CHECK(d->bitmap);
+    CHECK(orri_thin_dirty_list(thin(&f), ORRI_THIN_MATRICES, &count) == NULL);
+    CHECK(orri_thin_dirty_count(thin(&f), ORRI_THIN_MATRICES, NULL) == N / 2 + 100);
+    CHECK(log_errors == 0);
+    teardown(&f);
+}
+
 TEST(batch_matrices_write_and_mark_exactly_the_rows_named) {
     fixture f;
     setup(&f);
