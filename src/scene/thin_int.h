@@ -70,13 +70,12 @@ typedef struct orri_thin_dirty {
     uint32_t lo, hi; /* union [lo, hi) of everything marked; lo == hi: clean */
     /* Bitmap mode: while list_ok, every marked row is in list[0, list_len),
      * once each, in marking order, so an upload of scattered rows reads the
-     * list instead of scanning the whole bitmap, and clearing unsets those
-     * bits alone (bits_zero: to_bitmap then skips its memset). The list
-     * stops (list_ok false) past capacity / ORRI_THIN_LIST_DIVISOR rows or at
-     * a marked range of more than one row; the bitmap is exact either way. */
+     * list instead of scanning the whole bitmap. The list stops (list_ok
+     * false) past capacity / ORRI_THIN_LIST_DIVISOR rows or at a marked range
+     * of more than one row; the bitmap is exact either way. */
     uint32_t *list;
     uint32_t list_len, list_cap;
-    bool list_ok, bits_zero;
+    bool list_ok;
 } orri_thin_dirty;
 #define ORRI_THIN_LIST_DIVISOR 16u
 
