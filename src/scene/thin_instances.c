@@ -148,8 +148,9 @@ static bool to_bitmap(const orr_allocator *a, orri_thin_dirty *d, uint32_t capac
         d->bit_words = words;
     }
     /* A sequential clear also brings the bitmap into cache for the random
-     * marks that follow: clearing only the listed bits instead (no memset)
-     * made each later mark a cache miss, +8 to +30 ns per row on the H200 host. */
+     * marks that follow. Clearing only the listed bits instead (no memset)
+     * measured +8 to +30 ns per row in the update calls on the H200 host,
+     * likely cache misses (not proven: noisy host, decision 71). */
     memset(d->bits, 0, (size_t)words * sizeof *d->bits);
     d->list_len = 0;
     uint64_t rows = 0;
