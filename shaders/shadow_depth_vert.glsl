@@ -7,7 +7,9 @@
 //   normal bias: world −= n · normalBias · sin(angle between n and the light)
 //   depth-texture path (PCF): window depth of clip z + bias · w, stored
 //     reversed (1 − depth: the reverse-Z test keeps the nearest caster)
-//   colour path (hard, ESM): metric = (clip z + depthValues.x) / depthValues.y + bias
+//   colour path (hard, ESM): metric = (clip z + depthValues.x) / depthValues.y + bias;
+//     a point light (every filter: its map is the colour path's) takes the
+//     distance to the light for clip z, as Babylon.js's cube maps (USEDISTANCE)
 // With ORR_ALPHA_TEST (alpha-tested casters, Babylon.js ALPHATEXTURE +
 // ALPHATESTVALUE) the UV passes through for shadow_alpha.glsl's discard.
 #include "gpu_types.h"
@@ -15,7 +17,7 @@
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
 layout(push_constant) uniform Push {
     mat4 light;      // upload frame → light clip (OpenGL z)
-    vec4 light_data; // xyz: direction (w = 1, directional) or upload-frame position (w = 0)
+    vec4 light_data; // xyz: direction (w = 1, directional) or upload-frame position (w = 0 spot, −1 point)
     vec4 bias;       // bias, normal bias, depthValues.x, depthValues.y
     vec4 extra;      // x: ESM depth scale; yzw: debug origin (absolute-matrix control, 0 normally)
     uint object;
@@ -60,6 +62,7 @@ void main() {
     v_uv = in_uv;
 #endif
     vec4 c = pc.light * wp;
-    v_metric = (c.z + pc.bias.z) / pc.bias.w + pc.bias.x;
+    float z = pc.light_data.w < -0.5 ? length(wp.xyz - pc.light_data.xyz) : c.z; /* point: radial (USEDISTANCE) */
+    v_metric = (z + pc.bias.z) / pc.bias.w + pc.bias.x;
     gl_Position = vec4(c.x, c.y, (0.5 - 0.5 * pc.bias.x) * c.w - 0.5 * c.z, c.w);
 }

@@ -21,7 +21,8 @@
 // depth per layer) and `lengths`; the receiver takes the first layer whose
 // split is beyond the fragment's view depth and blends toward the next one
 // near its far end (orri_shadow_cascaded). A point light has six layers, one per cube face
-// (90° perspectives), chosen by the major axis of the light-to-fragment vector.
+// (90° perspectives), chosen by the major axis of the light-to-fragment vector; they
+// store the radial distance, as Babylon's cube maps (orri_shadow_point).
 #include "gpu_types.h"
 
 layout(set = 0, binding = 2, std140) uniform ShadowBlock { OrriShadow orri_shadows[ORRI_MAX_LIGHTS]; };
@@ -41,6 +42,13 @@ float orri_sm_raw(uint i, vec3 c) {
     if (i == 1u) return texture(orri_shadow_raw[1], c).x;
     if (i == 2u) return texture(orri_shadow_raw[2], c).x;
     return texture(orri_shadow_raw[3], c).x;
+}
+
+float orri_sm_fetch(uint i, ivec3 c) {
+    if (i == 0u) return texelFetch(orri_shadow_raw[0], c, 0).x;
+    if (i == 1u) return texelFetch(orri_shadow_raw[1], c, 0).x;
+    if (i == 2u) return texelFetch(orri_shadow_raw[2], c, 0).x;
+    return texelFetch(orri_shadow_raw[3], c, 0).x;
 }
 
 float orri_shadow_falloff(float value, vec2 clip_xy, float falloff) {
@@ -92,17 +100,67 @@ float orri_shadow_pcss(uint i, vec3 uvz, float layer, float metric, float inv, f
     float angle = fract(sin(dot(uvz.xy, vec2(12.9898, 78.233))) * 43758.5453) * 3.1415926;
     mat2 rot = mat2(cos(angle), sin(angle), -sin(angle), cos(angle));
     float lit = 0.0, ref = 1.0 - uvz.z;
-    for (int k = 0; k < taps; k++)
-        lit += orri_sm_cmp(i, vec4(uvz.xy + rot * orri_disc(k, taps) * radius, layer, ref));
+    for (int k = 0; k < taps; k++) lit += orri_sm_cmp(i, vec4(uvz.xy + rot * orri_disc(k, taps) * radius, layer, ref));
     return mix(lit / float(taps), 1.0, metric - blocker);
 }
 
-// A point light's layer: cube faces +X −X +Y −Y +Z −Z, by the major axis of light → p.
-uint orri_shadow_face(OrriShadow s, vec3 p) {
-    vec3 d = p - s.splits.xyz, a = abs(d);
+// A point light's layer: cube faces +X −X +Y −Y +Z −Z, by the major axis of
+// the light → point direction d.
+uint orri_shadow_face(vec3 d) {
+    vec3 a = abs(d);
     if (a.x >= a.y && a.x >= a.z) return d.x > 0.0 ? 0u : 1u;
     if (a.y >= a.z) return d.y > 0.0 ? 2u : 3u;
     return d.z > 0.0 ? 4u : 5u;
+}
+
+// A point light's map in direction d (light → point): the layer of d's face
+// and the texel coordinates there (the face's own light matrix projects the
+// point light + d). Nearest: the texel under d; linear: Babylon's bilinear
+// cube sampling within the face (texel fetches, as depth formats need not
+// filter linearly; clamped at the face's edge, where a cube map would blend
+// across the seam). Both return the stored value (1 − depth for depth maps).
+float orri_point_sample(OrriShadow s, uint i, vec3 d, bool linear) {
+    uint face = orri_shadow_face(d);
+    vec4 c = s.matrices[face] * vec4(s.splits.xyz + d, 1.0);
+    vec2 uv = clamp(0.5 * c.xy / c.w + 0.5, 0.0, 1.0);
+    if (!linear) return orri_sm_raw(i, vec3(uv, float(face)));
+    vec2 t = uv * s.map.x - 0.5, f = fract(t);
+    ivec2 t0 = ivec2(floor(t)), hi = ivec2(int(s.map.x) - 1);
+    float v[4];
+    for (int k = 0; k < 4; k++) {
+        ivec2 tk = clamp(t0 + ivec2(k & 1, k >> 1), ivec2(0), hi);
+        v[k] = orri_sm_fetch(i, ivec3(tk, int(face)));
+    }
+    return mix(mix(v[0], v[1], f.x), mix(v[2], v[3], f.x), f.y);
+}
+
+// Point lights (Babylon.js computeShadowCube, computeShadowWithPoissonSamplingCube
+// and computeShadowWithESMCube): the map stores the radial metric
+// (|p − light| + depthValues.x) / depthValues.y + bias per direction (the
+// casters' pass writes it, shaders/shadow_depth_vert.glsl), the receiver
+// compares its own unbiased metric, clamped to [0, 1]; no frustum-edge falloff.
+//   HARD:    nearest texel, metric > stored ? darkness : 1
+//   POISSON: four bilinear taps at d̂ + o · blurScale / mapSize, each in
+//            shadow when stored < metric, 1 − 0.25 per shadowed tap, + darkness
+//            (at most 1). Babylon offsets the y-flipped direction it samples
+//            its cube with; in world axes its offsets are these (y negated).
+//   ESM:     1 − clamp(exp(min(87, depthScale · metric)) · stored, 0, 1 − darkness),
+//            bilinear (the map holds exp(−depthScale · stored metric)).
+float orri_shadow_point(OrriShadow s, uint i, vec3 q) {
+    vec3 d = q - s.splits.xyz;
+    float metric = clamp((length(d) + s.depth.x) / s.depth.y, 0.0, 1.0);
+    uint filter_kind = s.info.x;
+    float darkness = s.params.x;
+    if (filter_kind == ORRI_SHADOW_ESM)
+        return 1.0 - clamp(exp(min(87.0, s.params.y * metric)) * orri_point_sample(s, i, d, true), 0.0, 1.0 - darkness);
+    if (filter_kind == ORRI_SHADOW_HARD) return metric > 1.0 - orri_point_sample(s, i, d, false) ? darkness : 1.0;
+    const vec3 taps[4] =
+        vec3[4](vec3(-1.0, -1.0, -1.0), vec3(1.0, 1.0, -1.0), vec3(-1.0, 1.0, -1.0), vec3(1.0, 1.0, 1.0));
+    vec3 n = normalize(d);
+    float visibility = 1.0;
+    for (int k = 0; k < 4; k++)
+        if (1.0 - orri_point_sample(s, i, n + taps[k] * s.map.w, true) < metric) visibility -= 0.25;
+    return min(1.0, visibility + darkness);
 }
 
 // The filtered shadow of light slot `i` in one layer of its map at position q.
@@ -153,7 +211,7 @@ float orri_shadow(uint i, vec3 p) {
     OrriShadow s = orri_shadows[i];
     if (s.info.x == ORRI_SHADOW_NONE) return 1.0;
     vec3 q = p + s.origin.xyz;
-    if (s.info.z == ORRI_LIGHT_POINT) return orri_shadow_in_layer(s, i, q, orri_shadow_face(s, q));
+    if (s.info.z == ORRI_LIGHT_POINT) return orri_shadow_point(s, i, q);
     uint n = uint(s.map.z + 0.5);
     if (n <= 1u) return orri_shadow_in_layer(s, i, q, 0u);
     return orri_shadow_cascaded(s, i, q, n);

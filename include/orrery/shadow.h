@@ -64,12 +64,13 @@
  * - point lights: six 90° faces (Babylon's cube directions +X −X +Y −Y +Z
  *   −Z, LookAtLH each), PerspectiveFovLH(π/2, 1, shadow_min_z, shadow_max_z),
  *   rendered into six layers of one depth array; a receiver picks the face by
- *   the major axis of light → fragment. PCF and HARD filters only (Babylon's
- *   cube maps store the radial distance and filter by Poisson sampling; here
- *   each face stores its own depth, so its PCF and bias are the spot's).
- *   HARD is Babylon's FILTER_NONE cube shadow: along one texel's ray the
- *   face depth and the distance order points alike, and the default bias is
- *   about 1 cm in both (Babylon.js parity of a point-light scene: MAD 0.03).
+ *   the major axis of light → fragment. As Babylon's cube maps, each texel
+ *   stores the normalised distance to the light plus the bias, and the
+ *   filters are those Babylon's filter setter leaves on a cube map: HARD
+ *   (FILTER_NONE), PCF and PCSS both become Poisson sampling (4 bilinear taps
+ *   blur_scale / map_size apart; quality plays no part), ESM and BLUR_ESM
+ *   both become ESM (no blur). Babylon.js parity: hard 0.030, Poisson 0.066,
+ *   ESM 0.036 (decision 72).
  *
  * Limits: one generator per light; the light is one of the first four
  * enabled lights of the scene (the lights the shaders see).
@@ -169,8 +170,7 @@ orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc);
 
 /* A generator for `light` (directional, spot or point) of `scene`. Misuse is
  * reported and creates nothing: a null or stale light, or a hemispheric
- * one, fails with ORR_ERROR_INVALID_HANDLE; a point light with an ESM or PCSS
- * filter, a NULL scene or out, a map
+ * one, fails with ORR_ERROR_INVALID_HANDLE; a NULL scene or out, a map
  * size that is not a power of two in 1..8192 (0 is the default, 1024), a
  * second generator on the light, an unknown enum, a parameter NaN or out of
  * range, with ORR_ERROR_INVALID_ARGUMENT. */

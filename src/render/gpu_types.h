@@ -78,6 +78,7 @@ typedef struct orri_uvec4 {
 #define ORRI_SHADOW_PCF 2u
 #define ORRI_SHADOW_ESM 3u
 #define ORRI_SHADOW_PCSS 4u
+#define ORRI_SHADOW_POISSON 5u /* point lights' PCF and PCSS, as Babylon.js (4 taps on the radial map) */
 #define ORRI_SHADOW_FIELDS                                                                                      \
     ORR_MAT4 matrices[ORRI_SHADOW_LAYERS];                                                                      \
     ORR_VEC4 params;  /* darkness, depth scale (ESM), frustum edge falloff, PCSS lightSizeUV (ratio · size) */ \

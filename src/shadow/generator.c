@@ -26,13 +26,16 @@ orr_shadow_desc orr_shadow_desc_defaults(const orr_shadow_desc *desc) {
     return d;
 }
 
-uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d) {
+/* The receivers' filter. A point light's map is a cube of radial distances,
+ * filtered as Babylon.js's ShadowGenerator.filter setter leaves it: PCF and
+ * PCSS become Poisson sampling, blurred ESM plain ESM (decision 72). */
+uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d, bool point) {
     switch (d->filter) {
     case ORR_SHADOW_FILTER_HARD: return ORRI_SHADOW_HARD;
     case ORR_SHADOW_FILTER_ESM:
     case ORR_SHADOW_FILTER_BLUR_ESM: return ORRI_SHADOW_ESM;
-    case ORR_SHADOW_FILTER_PCSS: return ORRI_SHADOW_PCSS;
-    default: return ORRI_SHADOW_PCF;
+    case ORR_SHADOW_FILTER_PCSS: return point ? ORRI_SHADOW_POISSON : ORRI_SHADOW_PCSS;
+    default: return point ? ORRI_SHADOW_POISSON : ORRI_SHADOW_PCF;
     }
 }
 
@@ -74,8 +77,8 @@ static bool check_desc(orri_ctx *ctx, const orr_shadow_desc *d, const char *what
     return true;
 }
 
-/* Point lights (cube faces) and cascades take the depth-map filters only;
- * cascades need a directional light. */
+/* Cascades take the depth-map filters only and need a directional light
+ * (point lights take every filter: orri_shadow_filter_kind). */
 static bool check_point(orri_ctx *ctx, orr_light_type type, const orr_shadow_desc *d, const char *what) {
     bool depth_filter = d->filter == ORR_SHADOW_FILTER_PCF || d->filter == ORR_SHADOW_FILTER_HARD;
     if (d->cascades && (type != ORR_LIGHT_DIRECTIONAL || !depth_filter)) {
@@ -83,9 +86,7 @@ static bool check_point(orri_ctx *ctx, orr_light_type type, const orr_shadow_des
                     what);
         return false;
     }
-    if (type != ORR_LIGHT_POINT || depth_filter) return true;
-    orri_misuse(ctx, ORR_MSG_IMPOSSIBLE_OPTION, "%s: point-light shadows take the PCF or HARD filter only", what);
-    return false;
+    return true;
 }
 
 static orri_node *shadow_light(orr_scene *s, orr_light light, const char *what) {

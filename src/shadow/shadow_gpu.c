@@ -1,5 +1,5 @@
 /* shadow_gpu.c — a generator's GPU objects: the depth array map (reversed
- * depth, D32), the ESM colour map (R32F, cleared to 0) for the ESM filters,
+ * depth, D32), the ESM colour map (R16F, cleared to 0) for the ESM filters,
  * the caster pipelines (plain and thin-instanced, one fragment stage per
  * filter path, and alpha-tested variants with the UV stream) and their
  * layout (set 0 = the renderer's scene set, for the per-draw worlds; set 1 =
@@ -50,7 +50,16 @@ static orr_result make_images(orr_shadow_generator *g) {
     d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
     d.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
     d.label = "shadow ESM map";
-    return orri_image_create(gpu, &d, &s->esm[0]);
+    r = orri_image_create(gpu, &d, &s->esm[0]);
+    for (uint32_t k = 0; r == ORR_OK && s->layers > 1 && k < s->layers; k++) { /* a point light's faces */
+        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                    .image = s->esm[0].image,
+                                    .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                    .format = d.format,
+                                    .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, k, 1}};
+        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &s->esm_layer_views[k]), "ESM layer view");
+    }
+    return r;
 }
 
 /* Vertex bindings: 0 position, 1 normal, 2 instance matrices (instanced);
@@ -100,7 +109,8 @@ static orr_result make_pipelines(orr_shadow_generator *g) {
     if (r != ORR_OK) return r;
     const uint32_t *fc = orri_spv_shadow_depth_frag;
     size_t fs = orri_spv_shadow_depth_frag_size;
-    if (s->filter_kind == ORRI_SHADOW_HARD) fc = orri_spv_shadow_metric_frag, fs = orri_spv_shadow_metric_frag_size;
+    if (s->filter_kind == ORRI_SHADOW_HARD || s->filter_kind == ORRI_SHADOW_POISSON)
+        fc = orri_spv_shadow_metric_frag, fs = orri_spv_shadow_metric_frag_size;
     if (s->filter_kind == ORRI_SHADOW_ESM) fc = orri_spv_shadow_esm_frag, fs = orri_spv_shadow_esm_frag_size;
     VkShaderModule v = VK_NULL_HANDLE, vi = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
     r = orri_shader_module(gpu, orri_spv_shadow_depth_vert, orri_spv_shadow_depth_vert_size, "shadow_depth.vert", &v);
@@ -126,7 +136,7 @@ orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g) {
     orri_gpu *gpu = &g->engine->gpu;
     const uint32_t *fa = orri_spv_shadow_depth_alpha_frag;
     size_t fas = orri_spv_shadow_depth_alpha_frag_size;
-    if (s->filter_kind == ORRI_SHADOW_HARD)
+    if (s->filter_kind == ORRI_SHADOW_HARD || s->filter_kind == ORRI_SHADOW_POISSON)
         fa = orri_spv_shadow_metric_alpha_frag, fas = orri_spv_shadow_metric_alpha_frag_size;
     if (s->filter_kind == ORRI_SHADOW_ESM)
         fa = orri_spv_shadow_esm_alpha_frag, fas = orri_spv_shadow_esm_alpha_frag_size;
@@ -155,10 +165,10 @@ orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g) {
 
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g) {
     memset(&g->gpu, 0, sizeof g->gpu);
-    g->gpu.filter_kind = orri_shadow_filter_kind(&g->desc);
+    g->gpu.filter_kind = orri_shadow_filter_kind(&g->desc, g->point);
     orr_result r = make_images(g);
     if (r == ORR_OK) r = make_pipelines(g);
-    if (r == ORR_OK && g->desc.filter == ORR_SHADOW_FILTER_BLUR_ESM) r = orri_shadow_blur_make(g);
+    if (r == ORR_OK && g->desc.filter == ORR_SHADOW_FILTER_BLUR_ESM && !g->point) r = orri_shadow_blur_make(g);
     if (r != ORR_OK) orri_shadow_gpu_release(g);
     return r;
 }
@@ -182,10 +192,14 @@ void orri_shadow_gpu_release(orr_shadow_generator *g) {
     /* A pipeline layout may go while command buffers that used it are pending. */
     if (s->layout) vkDestroyPipelineLayout(gpu->device, s->layout, NULL);
     s->layout = VK_NULL_HANDLE;
-    for (uint32_t k = 0; k < ORRI_SHADOW_LAYERS; k++) /* views alone: the queue destroys the view, no image */
-        if (s->layer_views[k])
-            orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_IMAGE, .u.image = {.view = s->layer_views[k]}});
+    for (uint32_t k = 0; k < ORRI_SHADOW_LAYERS; k++) { /* views alone: the queue destroys the view, no image */
+        VkImageView views[2] = {s->layer_views[k], s->esm_layer_views[k]};
+        for (int j = 0; j < 2; j++)
+            if (views[j])
+                orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_IMAGE, .u.image = {.view = views[j]}});
+    }
     memset(s->layer_views, 0, sizeof s->layer_views);
+    memset(s->esm_layer_views, 0, sizeof s->esm_layer_views);
     orri_image *imgs[] = {&s->depth, &s->esm[0], &s->esm[1], &s->blur_tmp};
     for (int i = 0; i < 4; i++)
         if (imgs[i]->image) orri_image_destroy_deferred(gpu, imgs[i]);

@@ -75,7 +75,7 @@ typedef struct orri_shadow_cull_slot {
 
 typedef struct orri_shadow_gpu {
     orri_image depth;  /* D32 array (map size², `layers`), reversed depth; the PCF / hard map */
-    orri_image esm[2]; /* ESM: R32F array at map size (written), blurred at size / blur scale */
+    orri_image esm[2]; /* ESM: R16F array at map size (written), blurred at size / blur scale */
     uint32_t size, blur_size, layers;
     VkPipelineLayout layout, blur_layout;
     VkDescriptorSetLayout blur_set_layout;
@@ -83,6 +83,7 @@ typedef struct orri_shadow_gpu {
     VkDescriptorSet blur_sets[2]; /* horizontal reads esm[0] (written), vertical reads the horizontal result */
     orri_image blur_tmp;          /* horizontal result */
     VkImageView layer_views[ORRI_SHADOW_LAYERS];       /* one attachment view per layer when layers > 1 */
+    VkImageView esm_layer_views[ORRI_SHADOW_LAYERS];   /* the same for the ESM map (a point light's six faces) */
     VkPipeline depth_pipe, depth_inst_pipe, blur_pipe; /* filter-specific variants */
     VkPipeline alpha_pipe, alpha_inst_pipe;            /* alpha-tested casters (texture at set 1), made on first use */
     bool alpha_failed;                                 /* making them failed: alpha-tested casters cast nothing */
@@ -138,7 +139,7 @@ struct orr_shadow_generator {
 void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orri_view *v, orri_node *ln);
 
 /* filter of a resolved desc as the shader's ORRI_SHADOW_* */
-uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d);
+uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d, bool point);
 /* shadow_gpu.c */
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g);
 orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g);

@@ -172,7 +172,7 @@ static void fill_record(orr_shadow_generator *g, const orri_view *v, orr_light_t
     double size = g->gpu.size;
     r->params = orr_dvec4_to_f32((orr_dvec4){d->darkness.value, d->depth_scale.value, d->frustum_edge_falloff.value,
                                              d->contact_hardening_light_size_uv_ratio.value * size});
-    r->map = orr_dvec4_to_f32((orr_dvec4){size, 1.0 / size, g->gpu.layers, 0});
+    r->map = orr_dvec4_to_f32((orr_dvec4){size, 1.0 / size, g->gpu.layers, d->blur_scale.value / size});
     double dv[2];
     orri_shadow_depth_values(type, g->world.min_z, g->world.max_z, dv);
     r->depth = orr_dvec4_to_f32((orr_dvec4){dv[0], dv[1], d->cascades ? g->blend_factor : 0, 0});
@@ -188,7 +188,7 @@ static orri_shadow_push caster_push(orr_shadow_generator *g, orr_engine *e, cons
     bool dir = ld->type == ORR_LIGHT_DIRECTIONAL;
     orr_dvec3 ldata = dir ? orr_dvec3_normalize(orr_dmat4_transform_dir(*w, ld->direction))
                           : frame_point(g, e, v, orr_dmat4_get_translation(*w), orri_node_cell(g->scene, ln));
-    p.light_data = orri_pack_position(ldata, dir ? 1 : 0);
+    p.light_data = orri_pack_position(ldata, dir ? 1 : g->point ? -1 : 0); /* −1: radial metric (point) */
     p.bias = (orr_vec4f){(float)g->desc.bias.value, (float)g->desc.normal_bias.value, r->depth.x, r->depth.y};
     p.extra = (orr_vec4f){(float)g->desc.depth_scale.value, r->origin.x, r->origin.y, r->origin.z};
     return p;

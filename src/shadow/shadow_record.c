@@ -75,7 +75,9 @@ static void open_map(orr_shadow_generator *g, VkCommandBuffer cmd) {
 static void begin_map(orr_shadow_generator *g, VkCommandBuffer cmd, uint32_t layer) {
     orri_shadow_gpu *m = &g->gpu;
     VkRenderingAttachmentInfo color = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
-                                       .imageView = m->esm[0].view, /* none: no colour output */
+                                       .imageView = m->layers > 1 && m->esm_layer_views[layer]
+                                                        ? m->esm_layer_views[layer]
+                                                        : m->esm[0].view, /* none: no colour output */
                                        .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,

@@ -140,6 +140,35 @@ TEST(shadow_point_parity) {
     orr_test_mirror_disabled = false;
 }
 
+/* The point light's other Babylon.js filters (decision 72): PCF, which
+ * Babylon turns into Poisson sampling of the cube map (4 taps, bilinear), and
+ * blurred ESM, which it turns into plain ESM; the hard reference is the
+ * control (the filter must matter where the shadows' edges are). */
+static void point_filter_parity(orr_test_shadow_scene kind, const char *name, double threshold) {
+    orr_test_mirror_disabled = true;
+    orr_test_shadow t = orr_test_build_shadow(engine, kind, ORIGIN, NULL);
+    REQUIRE(t.gen);
+    char file[96];
+    snprintf(file, sizeof file, "%s-spec.png", name);
+    orr_image8 with;
+    REQUIRE(render_save(t.scene, file, &with));
+    double mad = parity(&with, name), ctrl = parity(&with, "shadow-point");
+    printf("  ^ control: against Babylon's hard point shadow\n");
+    if (mad < 0) {
+        printf("skipped parity: tests/data/parity/%s.png is missing\n", name);
+    } else {
+        CHECK(mad <= threshold);
+        if (ctrl >= 0) CHECK(ctrl > mad);
+    }
+    orr_test_image_free(&with);
+    orr_scene_destroy(t.scene);
+    orr_test_mirror_disabled = false;
+}
+
+TEST(shadow_point_pcf_parity) { point_filter_parity(ORR_TEST_SHADOW_POINT_PCF, "shadow-point-pcf", PARITY_POINT_MAX); }
+
+TEST(shadow_point_esm_parity) { point_filter_parity(ORR_TEST_SHADOW_POINT_ESM, "shadow-point-esm", PARITY_POINT_MAX); }
+
 /* Every filter and quality casts a shadow (against the scene without a generator). */
 TEST(shadow_filters) {
     orr_test_mirror_disabled = true;
@@ -308,9 +337,30 @@ TEST(shadow_point_light) {
     double mad = orr_test_compare(&with, &without).mad;
     printf("point light (cube faces): MAD %.4f against no generator\n", mad);
     CHECK(mad > 1.0);
-    /* ESM and PCSS are not available for point lights here. */
-    CHECK(orr_shadow_generator_create(s, point, &(orr_shadow_desc){.filter = ORR_SHADOW_FILTER_ESM}, &gen) ==
-          ORR_ERROR_INVALID_ARGUMENT);
+    /* Every filter casts; as Babylon.js's filter setter on a cube map, PCSS is
+     * the PCF's Poisson sampling and blurred ESM the plain ESM (decision 72). */
+    const orr_shadow_filter filters[] = {ORR_SHADOW_FILTER_PCSS, ORR_SHADOW_FILTER_HARD, ORR_SHADOW_FILTER_ESM,
+                                         ORR_SHADOW_FILTER_BLUR_ESM};
+    const char *names[] = {"shadow-point-pcss.png", "shadow-point-hard.png", "shadow-point-esm.png",
+                           "shadow-point-blur-esm.png"};
+    orr_image8 img[4];
+    for (int i = 0; i < 4; i++) {
+        REQUIRE(orr_shadow_generator_create(s, point, &(orr_shadow_desc){.map_size = 512, .filter = filters[i]},
+                                            &gen) == ORR_OK);
+        for (int k = 0; k < 4; k++) orr_shadow_add_caster(gen, casters[k]);
+        REQUIRE(render_save(s, names[i], &img[i]));
+        orr_shadow_generator_destroy(gen);
+        double m = orr_test_compare(&img[i], &without).mad;
+        printf("  %s: MAD %.4f against no generator\n", names[i], m);
+        CHECK(m > 1.0);
+    }
+    orr_diff pcss = orr_test_compare(&img[0], &with), blur = orr_test_compare(&img[3], &img[2]);
+    orr_diff hard = orr_test_compare(&img[1], &with);
+    printf("  PCSS vs PCF: MAD %.4f max %d; blurred ESM vs ESM: MAD %.4f max %d; hard vs PCF: MAD %.4f\n", pcss.mad,
+           pcss.max, blur.mad, blur.max, hard.mad);
+    CHECK(pcss.max == 0 && blur.max == 0);
+    CHECK(hard.mad > 0.01); /* the Poisson taps soften the edges */
+    for (int i = 0; i < 4; i++) orr_test_image_free(&img[i]);
     orr_test_image_free(&with);
     orr_test_image_free(&without);
     orr_scene_destroy(s);

@@ -21,7 +21,7 @@ static orr_mesh add(orr_scene *s, orr_geometry *g, orr_color3 diffuse, orr_wpos 
 
 static orr_light add_light(orr_scene *s, orr_test_shadow_scene kind, orr_wpos o) {
     orr_light l;
-    if (kind == ORR_TEST_SHADOW_POINT) {
+    if (kind == ORR_TEST_SHADOW_POINT || kind == ORR_TEST_SHADOW_POINT_PCF || kind == ORR_TEST_SHADOW_POINT_ESM) {
         l = orr_light_create(
             s, &(orr_light_desc){
                    .type = ORR_LIGHT_POINT, .intensity = ORR_F64(0.9), .specular = ORR_RGB(0, 0, 0), .label = "point"});
@@ -51,6 +51,7 @@ static orr_shadow_desc spec_desc(orr_test_shadow_scene kind) {
     if (kind == ORR_TEST_SHADOW_SPOT) d.quality = ORR_SHADOW_QUALITY_MEDIUM, d.bias = ORR_F64(0.0005);
     if (kind == ORR_TEST_SHADOW_POINT) d.filter = ORR_SHADOW_FILTER_HARD;
     if (kind == ORR_TEST_SHADOW_ESM) d.filter = ORR_SHADOW_FILTER_BLUR_ESM, d.kernel_blur = ORR_ON, d.blur_kernel = 32;
+    if (kind == ORR_TEST_SHADOW_POINT_ESM) d.filter = ORR_SHADOW_FILTER_BLUR_ESM;
     return d;
 }
 

@@ -9,11 +9,13 @@
 #include <orrery/orrery.h>
 
 typedef enum orr_test_shadow_scene {
-    ORR_TEST_SHADOW_DIR_PCF, /* sun, PCF (quality HIGH), Babylon defaults */
-    ORR_TEST_SHADOW_SPOT,    /* spot, PCF MEDIUM, bias 0.0005 */
-    ORR_TEST_SHADOW_ESM,     /* sun, blurred ESM (kernel blur 32, depth scale 50) */
-    ORR_TEST_SHADOW_POINT,   /* point light at (-6.5, 3.5, 2.5), HARD (Babylon FILTER_NONE), Babylon defaults */
-    ORR_TEST_SHADOW_NONE,    /* the sun of DIR_PCF without a generator (control) */
+    ORR_TEST_SHADOW_DIR_PCF,   /* sun, PCF (quality HIGH), Babylon defaults */
+    ORR_TEST_SHADOW_SPOT,      /* spot, PCF MEDIUM, bias 0.0005 */
+    ORR_TEST_SHADOW_ESM,       /* sun, blurred ESM (kernel blur 32, depth scale 50) */
+    ORR_TEST_SHADOW_POINT,     /* point light at (-6.5, 3.5, 2.5), HARD (Babylon FILTER_NONE), Babylon defaults */
+    ORR_TEST_SHADOW_NONE,      /* the sun of DIR_PCF without a generator (control) */
+    ORR_TEST_SHADOW_POINT_PCF, /* the point light, PCF (Babylon: Poisson sampling on its cube map) */
+    ORR_TEST_SHADOW_POINT_ESM, /* the point light, blurred ESM (Babylon: plain ESM on its cube map) */
 } orr_test_shadow_scene;
 
 typedef struct orr_test_shadow {

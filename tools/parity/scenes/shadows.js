@@ -124,6 +124,18 @@
       light: { type: 'PointLight', name: 'point', position: [-6.5, 3.5, 2.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
       generator: { class: 'ShadowGenerator', mapSize: 1024, filter: 'FILTER_NONE' /* bias, normalBias, darkness: Babylon defaults */ },
     },
+    // Added 2026-12-03 (decision 72): Babylon's point-light filters. usePercentageCloserFiltering on a cube map becomes
+    // usePoissonSampling (4 taps, bilinear map); useBlurExponentialShadowMap becomes useExponentialShadowMap (no blur).
+    'shadow-point-pcf': {
+      set: SHADOW_SET,
+      light: { type: 'PointLight', name: 'point', position: [-6.5, 3.5, 2.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
+      generator: { class: 'ShadowGenerator', mapSize: 1024, usePercentageCloserFiltering: true },
+    },
+    'shadow-point-esm': {
+      set: SHADOW_SET,
+      light: { type: 'PointLight', name: 'point', position: [-6.5, 3.5, 2.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
+      generator: { class: 'ShadowGenerator', mapSize: 1024, useBlurExponentialShadowMap: true },
+    },
     'shadow-esm': {
       set: SHADOW_SET, light: SUN,
       generator: { class: 'ShadowGenerator', mapSize: 1024, useBlurExponentialShadowMap: true, useKernelBlur: true, blurKernel: 32 /* depthScale: Babylon default */ },
