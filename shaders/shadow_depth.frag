@@ -1,5 +1,6 @@
 #version 450
 // Shadow caster pass, depth-texture path (PCF): the rasterised depth is the
-// stored value; nothing else to write.
+// stored value; nothing else to write (soft transparent casters: the dither).
+#include "shadow_soft.glsl"
 layout(location = 0) in float v_metric;
-void main() {}
+void main() { orri_soft_transparent(pc.soft); }

@@ -1,13 +1,10 @@
 #version 450
 // Shadow caster pass, ESM (Babylon.js shadowMapFragment with SM_ESM):
 // exp(−min(87, depthScale · metric)), clamped to [0, 1]; cleared to 0.
-layout(push_constant) uniform Push {
-    mat4 light;
-    vec4 light_data;
-    vec4 bias;
-    vec4 extra;
-    uint object;
-} pc;
+#include "shadow_soft.glsl"
 layout(location = 0) in float v_metric;
 layout(location = 0) out vec4 out_value;
-void main() { out_value = vec4(clamp(exp(-min(87.0, pc.extra.x * v_metric)), 0.0, 1.0), 1.0, 1.0, 1.0); }
+void main() {
+    orri_soft_transparent(pc.soft);
+    out_value = vec4(clamp(exp(-min(87.0, pc.extra.x * v_metric)), 0.0, 1.0), 1.0, 1.0, 1.0);
+}

@@ -1,13 +1,6 @@
 #version 450
 // Shadow caster pass, ESM (shadow_esm.frag), alpha-tested casters.
-layout(push_constant) uniform Push {
-    mat4 light;
-    vec4 light_data;
-    vec4 bias;
-    vec4 extra;
-    uint object;
-    float cutoff;
-} pc;
+#include "shadow_soft.glsl"
 #include "shadow_alpha.glsl"
 layout(location = 0) in float v_metric;
 layout(location = 0) out vec4 out_value;

@@ -38,7 +38,8 @@
  *   terms × the shadow factor (darkness in full shadow, 1 lit; outside the
  *   map lit).
  * - transparency (Babylon's shadow depth pass): blended casters cast only
- *   with transparency_shadow, and then whole; a caster whose material needs
+ *   with transparency_shadow, and then whole, or with soft_transparent_shadow
+ *   as much as their alpha (an ordered dither in the map); a caster whose material needs
  *   alpha testing — a standard material whose diffuse texture has alpha
  *   (orrery/material.h alpha_test, or blended from the texture), PBR MASK
  *   with a base colour texture — casts where the texture's alpha is at least
@@ -162,6 +163,12 @@ typedef struct orr_shadow_desc {
      * below 1, a diffuse texture with alpha, PBR BLEND) cast too; off, only
      * opaque and alpha-tested ones do. */
     bool transparency_shadow;
+    /* Babylon.js enableSoftTransparentShadow (default off): with
+     * transparency_shadow, a blended caster casts a lighter shadow — an 8×8
+     * ordered dither in the map keeps the fraction of its texels equal to
+     * its alpha (the material's alpha × its texture's), which the receivers'
+     * filter averages. Off, a blended caster casts as an opaque one. */
+    bool soft_transparent_shadow;
     const char *label;
 } orr_shadow_desc;
 

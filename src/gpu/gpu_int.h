@@ -359,6 +359,7 @@ typedef struct orri_graphics_desc {
     orri_blend blend;
     bool no_depth_write;
     bool no_color_write; /* depth-only pass (colour write mask 0): sprite depth pre-pass, shadow casters */
+    const VkSpecializationInfo *frag_spec; /* the fragment stage's specialisation constants (NULL: none) */
     const char *label;
 } orri_graphics_desc;
 orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, VkPipeline *out);

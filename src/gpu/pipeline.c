@@ -85,7 +85,8 @@ orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, Vk
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
          .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
          .module = d->frag,
-         .pName = "main"},
+         .pName = "main",
+         .pSpecializationInfo = d->frag_spec},
     };
     VkPipelineColorBlendAttachmentState blend = blend_state(d->blend);
     if (d->no_color_write) blend.colorWriteMask = 0;

@@ -21,7 +21,7 @@ extern const size_t orri_spv_shadow_depth_vert_size, orri_spv_shadow_depth_insta
     orri_spv_shadow_depth_alpha_vert_size, orri_spv_shadow_depth_alpha_instanced_vert_size,
     orri_spv_shadow_depth_alpha_frag_size, orri_spv_shadow_metric_alpha_frag_size, orri_spv_shadow_esm_alpha_frag_size;
 
-#define ORRI_SHADOW_PUSH 120u /* mat4 + 3 vec4 + uint + float (shaders/shadow_depth_vert.glsl) */
+#define ORRI_SHADOW_PUSH 124u /* mat4 + 3 vec4 + uint + 2 float (shaders/shadow_soft.glsl) */
 _Static_assert(sizeof(orri_shadow_push) == ORRI_SHADOW_PUSH, "shadow push constants");
 
 static orr_result make_images(orr_shadow_generator *g) {
@@ -66,7 +66,7 @@ static orr_result make_images(orr_shadow_generator *g) {
  * alpha-tested variants add the UV stream as the next binding (2 plain, 3
  * instanced), location 2. */
 static orr_result make_pipeline(orr_shadow_generator *g, VkShaderModule vert, VkShaderModule frag, bool instanced,
-                                bool alpha, VkPipeline *out) {
+                                bool alpha, const VkSpecializationInfo *spec, VkPipeline *out) {
     VkVertexInputBindingDescription bindings[4] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
                                                    {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
                                                    {2, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
@@ -94,73 +94,81 @@ static orr_result make_pipeline(orr_shadow_generator *g, VkShaderModule vert, Vk
         .cull = VK_CULL_MODE_NONE, /* both faces: the nearest surface is the caster's whatever its winding */
         .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
         .blend = ORRI_BLEND_NONE,
+        .frag_spec = spec,
         .label = alpha ? (instanced ? "shadow casters (instanced, alpha-tested)" : "shadow casters (alpha-tested)")
                        : (instanced ? "shadow casters (instanced)" : "shadow casters"),
     };
     return orri_graphics_pipeline(&g->engine->gpu, &d, out);
 }
 
-static orr_result make_pipelines(orr_shadow_generator *g) {
+/* The fragment stage of the filter's path: depth texture (PCF, PCSS),
+ * metric as depth (hard, Poisson) or ESM colour; plain or alpha-tested. */
+static void frag_code(uint32_t kind, bool alpha, const uint32_t **code, size_t *size) {
+    if (kind == ORRI_SHADOW_ESM)
+        *code = alpha ? orri_spv_shadow_esm_alpha_frag : orri_spv_shadow_esm_frag,
+        *size = alpha ? orri_spv_shadow_esm_alpha_frag_size : orri_spv_shadow_esm_frag_size;
+    else if (kind == ORRI_SHADOW_HARD || kind == ORRI_SHADOW_POISSON)
+        *code = alpha ? orri_spv_shadow_metric_alpha_frag : orri_spv_shadow_metric_frag,
+        *size = alpha ? orri_spv_shadow_metric_alpha_frag_size : orri_spv_shadow_metric_frag_size;
+    else
+        *code = alpha ? orri_spv_shadow_depth_alpha_frag : orri_spv_shadow_depth_frag,
+        *size = alpha ? orri_spv_shadow_depth_alpha_frag_size : orri_spv_shadow_depth_frag_size;
+}
+
+/* Variant v's plain and instanced pipelines (nothing half-built on failure). */
+static orr_result make_variant(orr_shadow_generator *g, uint32_t v, VkPipeline out[2]) {
     orri_gpu *gpu = &g->engine->gpu;
+    bool alpha = v & ORRI_SHADOW_ALPHA;
+    const uint32_t *fc;
+    size_t fs;
+    frag_code(g->gpu.filter_kind, alpha, &fc, &fs);
+    VkShaderModule m[3] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
+    orr_result r = alpha ? orri_shader_module(gpu, orri_spv_shadow_depth_alpha_vert,
+                                              orri_spv_shadow_depth_alpha_vert_size, "shadow_depth_alpha.vert", &m[0])
+                         : orri_shader_module(gpu, orri_spv_shadow_depth_vert, orri_spv_shadow_depth_vert_size,
+                                              "shadow_depth.vert", &m[0]);
+    if (r == ORR_OK)
+        r = alpha ? orri_shader_module(gpu, orri_spv_shadow_depth_alpha_instanced_vert,
+                                       orri_spv_shadow_depth_alpha_instanced_vert_size,
+                                       "shadow_depth_alpha_instanced.vert", &m[1])
+                  : orri_shader_module(gpu, orri_spv_shadow_depth_instanced_vert,
+                                       orri_spv_shadow_depth_instanced_vert_size, "shadow_depth_instanced.vert", &m[1]);
+    if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &m[2]);
+    VkBool32 on = VK_TRUE; /* shaders/shadow_soft.glsl ORR_SOFT */
+    VkSpecializationMapEntry entry = {0, 0, sizeof on};
+    VkSpecializationInfo spec = {1, &entry, sizeof on, &on};
+    const VkSpecializationInfo *sp = (v & ORRI_SHADOW_SOFT) ? &spec : NULL;
+    VkPipeline p[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    if (r == ORR_OK) r = make_pipeline(g, m[0], m[2], false, alpha, sp, &p[0]);
+    if (r == ORR_OK) r = make_pipeline(g, m[1], m[2], true, alpha, sp, &p[1]);
+    for (int i = 0; i < 3; i++)
+        if (m[i]) vkDestroyShaderModule(gpu->device, m[i], NULL);
+    if (r != ORR_OK) {
+        if (p[0]) vkDestroyPipeline(gpu->device, p[0], NULL);
+        return r;
+    }
+    out[0] = p[0], out[1] = p[1];
+    return ORR_OK;
+}
+
+static orr_result make_pipelines(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
     VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, ORRI_SHADOW_PUSH};
     VkDescriptorSetLayout sets[] = {g->engine->scene_set_layout, g->engine->textures.set_layout};
-    orr_result r = orri_pipeline_layout(gpu, sets, 2, &push, "shadow caster layout", &s->layout);
-    if (r != ORR_OK) return r;
-    const uint32_t *fc = orri_spv_shadow_depth_frag;
-    size_t fs = orri_spv_shadow_depth_frag_size;
-    if (s->filter_kind == ORRI_SHADOW_HARD || s->filter_kind == ORRI_SHADOW_POISSON)
-        fc = orri_spv_shadow_metric_frag, fs = orri_spv_shadow_metric_frag_size;
-    if (s->filter_kind == ORRI_SHADOW_ESM) fc = orri_spv_shadow_esm_frag, fs = orri_spv_shadow_esm_frag_size;
-    VkShaderModule v = VK_NULL_HANDLE, vi = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
-    r = orri_shader_module(gpu, orri_spv_shadow_depth_vert, orri_spv_shadow_depth_vert_size, "shadow_depth.vert", &v);
-    if (r == ORR_OK)
-        r = orri_shader_module(gpu, orri_spv_shadow_depth_instanced_vert, orri_spv_shadow_depth_instanced_vert_size,
-                               "shadow_depth_instanced.vert", &vi);
-    if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &f);
-    if (r == ORR_OK) r = make_pipeline(g, v, f, false, false, &s->depth_pipe);
-    if (r == ORR_OK) r = make_pipeline(g, vi, f, true, false, &s->depth_inst_pipe);
-    VkShaderModule mods[] = {v, vi, f};
-    for (int i = 0; i < 3; i++)
-        if (mods[i]) vkDestroyShaderModule(gpu->device, mods[i], NULL);
-    return r;
+    orr_result r = orri_pipeline_layout(&g->engine->gpu, sets, 2, &push, "shadow caster layout", &s->layout);
+    return r == ORR_OK ? make_variant(g, 0, s->pipes[0]) : r;
 }
 
-/* The alpha-tested caster pipelines, made when a frame first draws an
- * alpha-tested caster (most generators never do); a failure is kept and
- * such casters then cast nothing. */
-orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g) {
+/* Alpha-tested and soft transparent casters' pipelines, made when a frame
+ * first draws such a caster (most generators never do); a failure is kept
+ * and those casters then cast nothing. */
+orr_result orri_shadow_variant_pipelines(orr_shadow_generator *g, uint32_t v) {
     orri_shadow_gpu *s = &g->gpu;
-    if (s->alpha_pipe) return ORR_OK;
-    if (s->alpha_failed) return ORR_ERROR_VULKAN;
-    orri_gpu *gpu = &g->engine->gpu;
-    const uint32_t *fa = orri_spv_shadow_depth_alpha_frag;
-    size_t fas = orri_spv_shadow_depth_alpha_frag_size;
-    if (s->filter_kind == ORRI_SHADOW_HARD || s->filter_kind == ORRI_SHADOW_POISSON)
-        fa = orri_spv_shadow_metric_alpha_frag, fas = orri_spv_shadow_metric_alpha_frag_size;
-    if (s->filter_kind == ORRI_SHADOW_ESM)
-        fa = orri_spv_shadow_esm_alpha_frag, fas = orri_spv_shadow_esm_alpha_frag_size;
-    VkShaderModule v = VK_NULL_HANDLE, vi = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
-    orr_result r = orri_shader_module(gpu, orri_spv_shadow_depth_alpha_vert, orri_spv_shadow_depth_alpha_vert_size,
-                                      "shadow_depth_alpha.vert", &v);
-    if (r == ORR_OK)
-        r = orri_shader_module(gpu, orri_spv_shadow_depth_alpha_instanced_vert,
-                               orri_spv_shadow_depth_alpha_instanced_vert_size, "shadow_depth_alpha_instanced.vert",
-                               &vi);
-    if (r == ORR_OK) r = orri_shader_module(gpu, fa, fas, "shadow caster frag (alpha-tested)", &f);
-    VkPipeline p = VK_NULL_HANDLE, pi = VK_NULL_HANDLE;
-    if (r == ORR_OK) r = make_pipeline(g, v, f, false, true, &p);
-    if (r == ORR_OK) r = make_pipeline(g, vi, f, true, true, &pi);
-    VkShaderModule mods[] = {v, vi, f};
-    for (int i = 0; i < 3; i++)
-        if (mods[i]) vkDestroyShaderModule(gpu->device, mods[i], NULL);
-    if (r != ORR_OK) { /* nothing half-built */
-        if (p) vkDestroyPipeline(gpu->device, p, NULL);
-        s->alpha_failed = true;
-        return r;
-    }
-    s->alpha_pipe = p, s->alpha_inst_pipe = pi;
-    return ORR_OK;
+    if (s->pipes[v][0]) return ORR_OK;
+    if (s->pipes_failed[v]) return ORR_ERROR_VULKAN;
+    orr_result r = make_variant(g, v, s->pipes[v]);
+    s->pipes_failed[v] = r != ORR_OK;
+    return r;
 }
 
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g) {
@@ -182,10 +190,8 @@ static void drop_pipeline(orri_gpu *gpu, VkPipeline *p) {
 void orri_shadow_gpu_release(orr_shadow_generator *g) {
     orri_gpu *gpu = &g->engine->gpu;
     orri_shadow_gpu *s = &g->gpu;
-    drop_pipeline(gpu, &s->depth_pipe);
-    drop_pipeline(gpu, &s->depth_inst_pipe);
-    drop_pipeline(gpu, &s->alpha_pipe);
-    drop_pipeline(gpu, &s->alpha_inst_pipe);
+    for (int v = 0; v < 4; v++)
+        for (int k = 0; k < 2; k++) drop_pipeline(gpu, &s->pipes[v][k]);
     drop_pipeline(gpu, &s->blur_pipe);
     orri_shadow_cull_release(g);
     orri_shadow_blur_release(g);

@@ -82,12 +82,17 @@ typedef struct orri_shadow_gpu {
     VkDescriptorPool blur_pool;
     VkDescriptorSet blur_sets[2]; /* horizontal reads esm[0] (written), vertical reads the horizontal result */
     orri_image blur_tmp;          /* horizontal result */
-    VkImageView layer_views[ORRI_SHADOW_LAYERS];       /* one attachment view per layer when layers > 1 */
-    VkImageView esm_layer_views[ORRI_SHADOW_LAYERS];   /* the same for the ESM map (a point light's six faces) */
-    VkPipeline depth_pipe, depth_inst_pipe, blur_pipe; /* filter-specific variants */
-    VkPipeline alpha_pipe, alpha_inst_pipe;            /* alpha-tested casters (texture at set 1), made on first use */
-    bool alpha_failed;                                 /* making them failed: alpha-tested casters cast nothing */
-    uint32_t filter_kind;                              /* ORRI_SHADOW_* the objects were made for */
+    VkImageView layer_views[ORRI_SHADOW_LAYERS];     /* one attachment view per layer when layers > 1 */
+    VkImageView esm_layer_views[ORRI_SHADOW_LAYERS]; /* the same for the ESM map (a point light's six faces) */
+    /* Caster pipelines of the filter's stages, [variant][instanced]; variant =
+     * ORRI_SHADOW_ALPHA (alpha-tested: texture at set 1) | ORRI_SHADOW_SOFT
+     * (soft transparent dither). Variant 0 is made with the map, the others on
+     * first use; a variant that failed to build is not tried again and its
+     * casters cast nothing. */
+    VkPipeline pipes[4][2];
+    bool pipes_failed[4];
+    VkPipeline blur_pipe;
+    uint32_t filter_kind; /* ORRI_SHADOW_* the objects were made for */
     orri_shadow_cull_slot cull[ORRI_MAX_FRAMES];
 } orri_shadow_gpu;
 
@@ -142,7 +147,10 @@ void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orr
 uint32_t orri_shadow_filter_kind(const orr_shadow_desc *d, bool point);
 /* shadow_gpu.c */
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g);
-orr_result orri_shadow_alpha_pipelines(orr_shadow_generator *g);
+#define ORRI_SHADOW_ALPHA 1u
+#define ORRI_SHADOW_SOFT 2u
+/* Variant `v`'s pipelines, made on first use (ORR_OK when they exist). */
+orr_result orri_shadow_variant_pipelines(orr_shadow_generator *g, uint32_t v);
 void orri_shadow_gpu_release(orr_shadow_generator *g);
 /* shadow_blur.c: blurred ESM (made by orri_shadow_gpu_make for BLUR_ESM) */
 uint32_t orri_shadow_kernel_taps(uint32_t ideal); /* Babylon's nearest best kernel */
@@ -160,6 +168,7 @@ typedef struct orri_shadow_push {
     orr_vec4f extra;      /* ESM depth scale; yzw: debug origin (0 normally) */
     uint32_t object;
     float cutoff; /* alpha-tested casters: the material's alpha cutoff */
+    float soft;   /* soft transparent casters: the material's alpha (shaders/shadow_soft.glsl) */
 } orri_shadow_push;
 /* The light's index in the scene block (the first four enabled lights), -1: none. */
 int orri_shadow_light_slot(orr_scene *s, uint32_t light);

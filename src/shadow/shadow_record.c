@@ -135,6 +135,17 @@ static orri_texture *alpha_texture(orr_engine *e, orr_scene *s, const orri_draw 
     return t && t->set ? t : NULL;
 }
 
+/* A soft transparent caster's alpha (Babylon.js mesh.visibility × material.alpha;
+ * Orrery has no mesh visibility): the standard material's alpha, PBR's base
+ * colour alpha; 1 for others. */
+static float soft_alpha(orr_scene *s, const orri_draw *d) {
+    orri_material *m = orri_scene_material(s, d->material);
+    if (!m) return 1.0f;
+    if (m->kind == ORRI_MATERIAL_STANDARD) return m->standard.alpha.set ? (float)m->standard.alpha.value : 1.0f;
+    if (m->kind == ORRI_MATERIAL_PBR && m->pbr.base_color.set) return (float)m->pbr.base_color.value.a;
+    return 1.0f;
+}
+
 /* Draws caster `i` into `layer`: its own mesh, or level `level` of it, the
  * mesh of draw `li` (its LOD partner: its geometry, material and world) over
  * the instances the culling pass placed for that level (shadow_cull.c). */
@@ -149,15 +160,17 @@ static void draw_level(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s
     const orri_shadow_cull_entry *ce = NULL;
     float cutoff = 0;
     orri_texture *at = alpha_texture(g->engine, s, ld, &cutoff);
-    if (at && orri_shadow_alpha_pipelines(g) != ORR_OK) return; /* reported when it failed */
-    VkPipeline pipe = at ? g->gpu.alpha_pipe : g->gpu.depth_pipe;
+    bool soft = ld->transparent && g->desc.soft_transparent_shadow;
+    uint32_t variant = (at ? ORRI_SHADOW_ALPHA : 0) | (soft ? ORRI_SHADOW_SOFT : 0);
+    if (orri_shadow_variant_pipelines(g, variant) != ORR_OK) return; /* reported when it failed */
+    VkPipeline pipe = g->gpu.pipes[variant][0];
     if (d->thin) {
         orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
         instances = t ? t->count : 0;
         vbs[nb++] = d->thin->matrices.buffer;
         ce = orri_shadow_cull_entry_of(g, i, &ce_index);
         if (ce) vbs[nb - 1] = ce->matrices.buffer, offs[nb - 1] = (VkDeviceSize)layer * ce->capacity * 64;
-        pipe = at ? g->gpu.alpha_inst_pipe : g->gpu.depth_inst_pipe;
+        pipe = g->gpu.pipes[variant][1];
     }
     if (at) vbs[nb++] = mg->streams[2].buffer; /* UVs */
     if (!instances || !mg->index_count) return;
@@ -165,6 +178,7 @@ static void draw_level(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s
     if (at) vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 1, 1, &at->set, 0, NULL);
     p->object = li;
     p->cutoff = cutoff;
+    p->soft = soft ? soft_alpha(s, ld) : 1.0f;
     vkCmdPushConstants(cmd, g->gpu.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *p, p);
     vkCmdBindVertexBuffers(cmd, 0, nb, vbs, offs);
     vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);

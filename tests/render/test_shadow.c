@@ -37,7 +37,54 @@ static double parity(const orr_image8 *ours, const char *name) {
  * on the sphere (the control without shadows on the casters: see the test). */
 #define PARITY_POINT_MAX 0.1
 
-/* Mean luminance of a region (0..255). */
+/* Mean of R, G, B over the (2r+1)² pixels around (x, y) of the left-handed
+ * image (mirrored in x for the right-handed twin), 0..255. */
+static double region_mean(const orr_image8 *img, uint32_t x, uint32_t y, uint32_t r) {
+    if (ORR_RIGHT_HANDED) x = img->width - 1 - x;
+    double sum = 0;
+    for (uint32_t j = y - r; j <= y + r; j++)
+        for (uint32_t i = x - r; i <= x + r; i++)
+            for (int c = 0; c < 3; c++) sum += img->rgb[3 * ((size_t)j * img->width + i) + c];
+    return sum / (3.0 * (2 * r + 1) * (2 * r + 1));
+}
+
+/* Babylon.js soft transparent shadows (decision 73): the sun scene with the
+ * box at alpha 0.5 and the sphere at 0.25, both casting through the dither.
+ * Against Babylon's image; and on the ground in the sphere's shadow the sun's
+ * light is cut by the caster's alpha: (soft − full) / (lit − full) ≈ 1 − 0.25,
+ * with `full` the same casters without the dither (transparency_shadow alone)
+ * and `lit` no generator. */
+TEST(shadow_soft_transparent) {
+    orr_test_mirror_disabled = true;
+    orr_test_shadow t = orr_test_build_shadow(engine, ORR_TEST_SHADOW_SOFT, ORIGIN, NULL);
+    REQUIRE(t.gen);
+    orr_image8 soft, full, lit;
+    REQUIRE(render_save(t.scene, "shadow-soft-spec.png", &soft));
+    orr_shadow_desc d = orr_shadow_generator_get(t.gen);
+    d.soft_transparent_shadow = false;
+    REQUIRE(orr_shadow_generator_set(t.gen, &d) == ORR_OK);
+    REQUIRE(render_save(t.scene, "shadow-soft-spec-full.png", &full));
+    orr_shadow_generator_destroy(t.gen);
+    REQUIRE(render_save(t.scene, "shadow-soft-spec-lit.png", &lit));
+    double s = region_mean(&soft, 214, 302, 6), f = region_mean(&full, 214, 302, 6), l = region_mean(&lit, 214, 302, 6);
+    double kept = (s - f) / (l - f);
+    printf("sphere (alpha 0.25) shadow: soft %.1f, full %.1f, lit %.1f: light kept %.3f (expected 0.75)\n", s, f, l,
+           kept);
+    CHECK(l - f > 20);
+    CHECK(fabs(kept - 0.75) < 0.08);
+    double mad = parity(&soft, "shadow-soft"), ctrl = parity(&full, "shadow-soft");
+    printf("  ^ control: the casters' full shadows\n");
+    if (mad < 0) {
+        printf("skipped parity: tests/data/parity/shadow-soft.png is missing\n");
+    } else {
+        CHECK(mad <= 0.25);
+        CHECK(ctrl > 3 * mad);
+    }
+    orr_image8 *all[] = {&soft, &full, &lit};
+    for (int i = 0; i < 3; i++) orr_test_image_free(all[i]);
+    orr_scene_destroy(t.scene);
+    orr_test_mirror_disabled = false;
+}
 
 TEST(shadow_dir_pcf) {
     orr_test_mirror_disabled = true; /* right-handed: compared with the -rh twin, built as is */

@@ -10,9 +10,12 @@ static void place(orr_scene *s, orr_node n, orr_wpos o, orr_dvec3 p) {
     orr_node_set_world_position(s, n, (orr_wpos){o.cell, orr_dvec3_add(o.local, p)});
 }
 
-static orr_mesh add(orr_scene *s, orr_geometry *g, orr_color3 diffuse, orr_wpos o, orr_dvec3 p, const char *label) {
-    orr_material m = orr_standard_material_create(
-        s, &(orr_standard_material_desc){.diffuse = {true, diffuse}, .specular = ORR_RGB(0, 0, 0)});
+/* alpha: the material's (1: left unset, opaque). */
+static orr_mesh add(orr_scene *s, orr_geometry *g, orr_color3 diffuse, double alpha, orr_wpos o, orr_dvec3 p,
+                    const char *label) {
+    orr_material m = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {true, diffuse},
+                                                                                   .specular = ORR_RGB(0, 0, 0),
+                                                                                   .alpha = {alpha < 1, alpha}});
     orr_mesh mesh = orr_mesh_create(s, &(orr_mesh_desc){.geometry = g, .material = m, .label = label});
     orr_geometry_free(g);
     place(s, orr_mesh_node(mesh), o, p);
@@ -52,6 +55,7 @@ static orr_shadow_desc spec_desc(orr_test_shadow_scene kind) {
     if (kind == ORR_TEST_SHADOW_POINT) d.filter = ORR_SHADOW_FILTER_HARD;
     if (kind == ORR_TEST_SHADOW_ESM) d.filter = ORR_SHADOW_FILTER_BLUR_ESM, d.kernel_blur = ORR_ON, d.blur_kernel = 32;
     if (kind == ORR_TEST_SHADOW_POINT_ESM) d.filter = ORR_SHADOW_FILTER_BLUR_ESM;
+    if (kind == ORR_TEST_SHADOW_SOFT) d.transparency_shadow = true, d.soft_transparent_shadow = true;
     return d;
 }
 
@@ -66,6 +70,8 @@ static void apply_over(orr_shadow_desc *d, const orr_shadow_desc *o) {
     if (o->kernel_blur.set) d->kernel_blur = o->kernel_blur;
     if (o->blur_kernel) d->blur_kernel = o->blur_kernel;
     d->debug_absolute_matrices = o->debug_absolute_matrices;
+    if (o->transparency_shadow) d->transparency_shadow = true;
+    if (o->soft_transparent_shadow) d->soft_transparent_shadow = true;
 }
 
 orr_test_shadow orr_test_build_shadow(orr_engine *e, orr_test_shadow_scene kind, orr_wpos o,
@@ -89,13 +95,14 @@ orr_test_shadow orr_test_build_shadow(orr_engine *e, orr_test_shadow_scene kind,
     orr_node_set_cell(s, orr_camera_node(cam), o.cell); /* the orbit centre is relative to the cell */
     orr_geometry g;
     orr_geometry_build_ground(&(orr_ground_desc){.width = 30, .height = 30}, NULL, &g);
-    t.ground = add(s, &g, (orr_color3){0.85, 0.85, 0.85}, o, (orr_dvec3){0, 0, 0}, "ground");
+    bool soft = kind == ORR_TEST_SHADOW_SOFT;
+    t.ground = add(s, &g, (orr_color3){0.85, 0.85, 0.85}, 1, o, (orr_dvec3){0, 0, 0}, "ground");
     orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g);
-    t.box = add(s, &g, (orr_color3){0.9, 0.35, 0.25}, o, (orr_dvec3){0, 1, 0}, "box");
+    t.box = add(s, &g, (orr_color3){0.9, 0.35, 0.25}, soft ? 0.5 : 1, o, (orr_dvec3){0, 1, 0}, "box");
     orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 32, .diameter = 2}, NULL, &g);
-    t.sphere = add(s, &g, (orr_color3){0.3, 0.6, 0.9}, o, (orr_dvec3){-3.5, 2.5, 1.5}, "sphere");
+    t.sphere = add(s, &g, (orr_color3){0.3, 0.6, 0.9}, soft ? 0.25 : 1, o, (orr_dvec3){-3.5, 2.5, 1.5}, "sphere");
     orr_geometry_build_box(&(orr_box_desc){.width = 0.5, .height = 5, .depth = 0.5}, NULL, &g);
-    t.pillar = add(s, &g, (orr_color3){0.4, 0.8, 0.4}, o, (orr_dvec3){3, 2.5, -2}, "pillar");
+    t.pillar = add(s, &g, (orr_color3){0.4, 0.8, 0.4}, 1, o, (orr_dvec3){3, 2.5, -2}, "pillar");
     t.light = add_light(s, kind, o);
     orr_mesh receivers[] = {t.ground, t.box, t.sphere, t.pillar};
     for (int i = 0; i < 4; i++) orr_shadow_set_receiver(s, receivers[i], true);

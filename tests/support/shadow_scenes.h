@@ -16,6 +16,7 @@ typedef enum orr_test_shadow_scene {
     ORR_TEST_SHADOW_NONE,      /* the sun of DIR_PCF without a generator (control) */
     ORR_TEST_SHADOW_POINT_PCF, /* the point light, PCF (Babylon: Poisson sampling on its cube map) */
     ORR_TEST_SHADOW_POINT_ESM, /* the point light, blurred ESM (Babylon: plain ESM on its cube map) */
+    ORR_TEST_SHADOW_SOFT,      /* DIR_PCF with the box at alpha 0.5, the sphere at 0.25, soft transparent shadows */
 } orr_test_shadow_scene;
 
 typedef struct orr_test_shadow {

@@ -136,6 +136,16 @@
       light: { type: 'PointLight', name: 'point', position: [-6.5, 3.5, 2.5], intensity: 0.9, diffuse: [1, 1, 1], specular: [0, 0, 0] },
       generator: { class: 'ShadowGenerator', mapSize: 1024, useBlurExponentialShadowMap: true },
     },
+    // Added 2026-12-03 (decision 73): soft transparent shadows. The sun and PCF of shadow-dir-pcf; the box at alpha 0.5
+    // and the sphere at alpha 0.25 (blended, so they cast only with transparencyShadow), the pillar opaque.
+    'shadow-soft': {
+      set: {
+        MESHES: SHADOW_SET.MESHES.map((M) => Object.assign({}, M, M.name === 'box' ? { alpha: 0.5 } : M.name === 'sphere' ? { alpha: 0.25 } : {})),
+        CAMERA: SHADOW_SET.CAMERA,
+      },
+      light: SUN,
+      generator: { class: 'ShadowGenerator', mapSize: 1024, usePercentageCloserFiltering: true, transparencyShadow: true, enableSoftTransparentShadow: true },
+    },
     'shadow-esm': {
       set: SHADOW_SET, light: SUN,
       generator: { class: 'ShadowGenerator', mapSize: 1024, useBlurExponentialShadowMap: true, useKernelBlur: true, blurKernel: 32 /* depthScale: Babylon default */ },
@@ -220,6 +230,7 @@
     const mat = new BABYLON.StandardMaterial(M.name + 'Mat', scene);
     mat.diffuseColor = C3(M.diffuse);
     mat.specularColor = new BABYLON.Color3(0, 0, 0);
+    if (M.alpha !== undefined) mat.alpha = M.alpha;
     m.material = mat;
     m.receiveShadows = !!M.receive;
     return m;
@@ -229,7 +240,8 @@
     const Cls = BABYLON[G.class];
     const sg = new Cls(G.mapSize, light);
     for (const k of ['numCascades', 'lambda', 'stabilizeCascades', 'cascadeBlendPercentage', 'shadowMaxZ', 'autoCalcDepthBounds',
-      'usePercentageCloserFiltering', 'useBlurExponentialShadowMap', 'useKernelBlur', 'blurKernel', 'bias']) {
+      'usePercentageCloserFiltering', 'useBlurExponentialShadowMap', 'useKernelBlur', 'blurKernel', 'bias', 'transparencyShadow',
+      'enableSoftTransparentShadow']) {
       if (G[k] !== undefined) sg[k] = G[k];
     }
     if (G.filter) sg.filter = BABYLON.ShadowGenerator[G.filter];
