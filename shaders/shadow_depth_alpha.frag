@@ -2,5 +2,5 @@
 // Shadow caster pass, depth-texture path (PCF), alpha-tested casters.
 #include "shadow_soft.glsl"
 #include "shadow_alpha.glsl"
-layout(location = 0) in float v_metric;
+layout(location = 15) in float v_metric; // 15: clear of a wrapped shader material's own outputs
 void main() { orri_alpha_test(pc.cutoff); }

@@ -36,7 +36,7 @@ layout(location = 5) in vec4 world1;
 layout(location = 6) in vec4 world2;
 layout(location = 7) in vec4 world3;
 #endif
-layout(location = 0) out float v_metric;
+layout(location = 15) out float v_metric; // 15: as a wrapped shader material's (src/material/shader.c)
 
 void main() {
     mat4 ow = objects[pc.object].world;

@@ -2,7 +2,7 @@
 // Shadow caster pass, ESM (shadow_esm.frag), alpha-tested casters.
 #include "shadow_soft.glsl"
 #include "shadow_alpha.glsl"
-layout(location = 0) in float v_metric;
+layout(location = 15) in float v_metric; // 15: clear of a wrapped shader material's own outputs
 layout(location = 0) out vec4 out_value;
 void main() {
     orri_alpha_test(pc.cutoff);

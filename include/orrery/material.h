@@ -104,6 +104,18 @@ typedef struct orr_shader_material_desc {
     bool alpha_blend;                              /* transparent pass, blended, sorted */
     bool thin_instances;                           /* also compile the thin-instance variant */
     bool ignore_instance_colors;                   /* getFinalColor() = vec4(1) for instanced draws */
+    /* Babylon.js ShadowDepthWrapper: shadow maps (orrery/shadow.h) draw this
+     * material's casters through its own vertex stage, so what the stage
+     * does to positions (displacement, wind, procedural shapes) reaches the
+     * map. There the names read `view` = identity and `projection` =
+     * `viewProjection` = the light's transform (any product of them is the
+     * light's clip transform), `world` and `cameraPosition` are the camera
+     * pass's, getFinalColor() is vec4(1); the generator's depth metric and
+     * bias are applied to the stage's gl_Position (and the distance to a
+     * point light recovered from it); normal bias does not apply; the
+     * fragment stage plays no part. Off (default), casters cast by their
+     * geometry as Babylon's default. */
+    bool shadow_depth_wrapper;
     const char *label;
 } orr_shader_material_desc;
 

@@ -46,9 +46,13 @@
  *   the material's alpha cutoff (cutout holes let the light through).
  * - shader-material casters (orrery/material.h), as Babylon.js's default for
  *   a ShaderMaterial: drawn by their geometry, world and instances through
- *   the generator's own depth shader; the user's shader code plays no part
- *   (no ShadowDepthWrapper: vertex displacement does not reach the map). A
- *   blended one (alpha_blend) casts only with transparency_shadow.
+ *   the generator's own depth shader; the user's shader code plays no part.
+ *   With the material's shadow_depth_wrapper (Babylon's ShadowDepthWrapper)
+ *   its own vertex stage draws it into the map instead, so displacement
+ *   reaches the shadow; the casters' bounding boxes (the sun's fitted
+ *   extents, the per-light culling) still know only the geometry, as
+ *   Babylon's. A blended one (alpha_blend) casts only with
+ *   transparency_shadow.
  * - casters outside the light's frustum (each layer's) are not drawn, per
  *   draw by bounding sphere; thin instances cast and receive, and each
  *   layer (cascade, cube face, the spot's or sun's frustum) draws only the

@@ -18,6 +18,8 @@ void orri_shader_material_free(orr_scene *s, orri_shader_material *sm) {
     orri_free(&s->ctx->allocator, sm->vert_spv);
     orri_free(&s->ctx->allocator, sm->frag_spv);
     orri_free(&s->ctx->allocator, sm->inst_vert_spv);
+    orri_free(&s->ctx->allocator, sm->depth_vert_spv);
+    orri_free(&s->ctx->allocator, sm->depth_inst_vert_spv);
     orri_free(&s->ctx->allocator, sm);
 }
 

@@ -26,6 +26,10 @@ typedef struct orri_shader_material {
     uint32_t *vert_spv, *frag_spv; /* owned SPIR-V */
     uint32_t *inst_vert_spv;       /* thin-instance variant, or NULL */
     size_t inst_vert_size;
+    /* ShadowDepthWrapper (desc.shadow_depth_wrapper): the vertex stage for
+     * shadow maps, plain and thin-instanced (src/shadow), or NULL. */
+    uint32_t *depth_vert_spv, *depth_inst_vert_spv;
+    size_t depth_vert_size, depth_inst_vert_size;
     bool ignore_instance_colors;
     size_t vert_size, frag_size; /* bytes */
     orri_uniform_slot uniforms[ORR_SHADER_MAX_UNIFORMS];

@@ -75,17 +75,55 @@ static const char INSTANCE_INPUTS[] = "layout(location = 4) in vec4 world0;\n"
                                       "layout(location = 7) in vec4 world3;\n"
                                       "mat4 getFinalWorld() { return world * mat4(world0, world1, world2, world3); }\n";
 
-/* `instanced`: 0 plain, 1 thin-instance variant. */
-static void build_preamble(const orri_shader_material *sm, orri_stage stage, int instanced, char *buf, size_t n) {
-    size_t len =
-        (size_t)snprintf(buf, n, "#version 450\n%s%s", SYSTEM_BLOCK, stage == ORRI_STAGE_VERTEX ? VERTEX_INPUTS : "");
+/* The shadow depth variant (ShadowDepthWrapper): the system block under
+ * other names, the names user code reads as plain globals that the wrapper's
+ * main fills with the light's transform (view = identity, projection =
+ * viewProjection = the layer's light matrix, so every product of them is the
+ * light's clip transform), the shadow pass's push block, and the user's main
+ * renamed; DEPTH_EPILOGUE follows the user's source. */
+static const char DEPTH_SYSTEM[] =
+    "layout(set = 0, binding = 0, std140) uniform OrrSystem {\n"
+    "    mat4 orri_world; mat4 orri_view; mat4 orri_projection; mat4 orri_view_projection;\n"
+    "    mat4 orri_world_view; mat4 orri_world_view_projection; vec3 orri_camera_position;\n"
+    "};\n"
+    "layout(push_constant) uniform OrriShadowPush {\n"
+    "    mat4 light; vec4 light_data; vec4 bias; vec4 extra; uint object; float cutoff; float soft;\n"
+    "} orri_shadow;\n"
+    "mat4 world, view, projection, viewProjection, worldView, worldViewProjection;\n"
+    "vec3 cameraPosition;\n";
+static const char DEPTH_EPILOGUE[] =
+    "\n#undef main\n"
+    "layout(location = 15) out float orri_v_metric;\n"
+    "void main() {\n"
+    "    world = orri_world; view = mat4(1.0); projection = orri_shadow.light; viewProjection = orri_shadow.light;\n"
+    "    worldView = world; worldViewProjection = orri_shadow.light * world;\n"
+    "    cameraPosition = orri_camera_position;\n"
+    "    orri_user_main();\n"
+    "    vec4 c = gl_Position;\n"
+    "    float z = c.z;\n"
+    "    if (orri_shadow.light_data.w < -0.5) {\n"
+    "        vec4 p = inverse(orri_shadow.light) * c;\n"
+    "        z = length(p.xyz / p.w - orri_shadow.light_data.xyz);\n"
+    "    }\n"
+    "    orri_v_metric = (z + orri_shadow.bias.z) / orri_shadow.bias.w + orri_shadow.bias.x;\n"
+    "    gl_Position = vec4(c.x, c.y, (0.5 - 0.5 * orri_shadow.bias.x) * c.w - 0.5 * c.z, c.w);\n"
+    "}\n";
+
+/* `instanced`: 0 plain, 1 thin-instance variant; `depth`: the shadow depth
+ * variant (instance colours are vec4(1) there: the culled shadow instances
+ * carry no colours). */
+static void build_preamble(const orri_shader_material *sm, orri_stage stage, int instanced, bool depth, char *buf,
+                           size_t n) {
+    size_t len = (size_t)snprintf(buf, n, "#version 450\n%s%s", depth ? DEPTH_SYSTEM : SYSTEM_BLOCK,
+                                  stage == ORRI_STAGE_VERTEX ? VERTEX_INPUTS : "");
     if (stage == ORRI_STAGE_VERTEX && !instanced) len += (size_t)snprintf(buf + len, n - len, "%s", PLAIN_HELPERS);
     if (stage == ORRI_STAGE_VERTEX && instanced) {
         len += (size_t)snprintf(buf + len, n - len, "%s", INSTANCE_INPUTS);
-        len += (size_t)snprintf(buf + len, n - len, "%s",
-                                sm->ignore_instance_colors ? "vec4 getFinalColor() { return vec4(1.0); }\n"
-                                                           : "layout(location = 8) in vec4 instanceColor;\n"
-                                                             "vec4 getFinalColor() { return instanceColor; }\n");
+        len +=
+            (size_t)snprintf(buf + len, n - len, "%s",
+                             sm->ignore_instance_colors || depth ? "vec4 getFinalColor() { return vec4(1.0); }\n"
+                                                                 : "layout(location = 8) in vec4 instanceColor;\n"
+                                                                   "vec4 getFinalColor() { return instanceColor; }\n");
     }
     if (sm->uniform_count) {
         len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = 0, std140) uniform OrrUser {\n");
@@ -97,24 +135,50 @@ static void build_preamble(const orri_shader_material *sm, orri_stage stage, int
     for (uint32_t i = 0; i < sm->texture_count; i++)
         len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = %u) uniform sampler2D %s;\n", 1 + i,
                                 sm->texture_names[i]);
+    if (depth) snprintf(buf + len, n - len, "#define main orri_user_main\n");
+}
+
+/* The shadow depth vertex stages: the user's source with DEPTH_EPILOGUE after it. */
+static orr_result compile_depth(orr_scene *s, const orr_shader_material_desc *d, orri_shader_material *sm,
+                                const char *label) {
+    size_t sl = strlen(d->vertex_source), el = sizeof DEPTH_EPILOGUE;
+    char *src = orri_alloc(&s->ctx->allocator, sl + el);
+    if (!src) return orri_fail(s->ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "shader material depth stage");
+    memcpy(src, d->vertex_source, sl);
+    memcpy(src + sl, DEPTH_EPILOGUE, el);
+    char preamble[4096], name[96];
+    build_preamble(sm, ORRI_STAGE_VERTEX, 0, true, preamble, sizeof preamble);
+    snprintf(name, sizeof name, "%s.shadow.vert", label);
+    orr_result r =
+        orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, src, name, &sm->depth_vert_spv, &sm->depth_vert_size);
+    if (r == ORR_OK && d->thin_instances) {
+        build_preamble(sm, ORRI_STAGE_VERTEX, 1, true, preamble, sizeof preamble);
+        snprintf(name, sizeof name, "%s.shadow.instanced.vert", label);
+        r = orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, src, name, &sm->depth_inst_vert_spv,
+                              &sm->depth_inst_vert_size);
+    }
+    orri_free(&s->ctx->allocator, src);
+    return r;
 }
 
 static orr_result compile_stages(orr_scene *s, const orr_shader_material_desc *d, orri_shader_material *sm,
                                  const char *label) {
     char preamble[4096], name[96];
-    build_preamble(sm, ORRI_STAGE_VERTEX, 0, preamble, sizeof preamble);
+    build_preamble(sm, ORRI_STAGE_VERTEX, 0, false, preamble, sizeof preamble);
     snprintf(name, sizeof name, "%s.vert", label);
     orr_result r =
         orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->vert_spv, &sm->vert_size);
     if (r != ORR_OK) return r;
     if (d->thin_instances) {
-        build_preamble(sm, ORRI_STAGE_VERTEX, 1, preamble, sizeof preamble);
+        build_preamble(sm, ORRI_STAGE_VERTEX, 1, false, preamble, sizeof preamble);
         snprintf(name, sizeof name, "%s.instanced.vert", label);
         r = orri_glsl_compile(s->ctx, ORRI_STAGE_VERTEX, preamble, d->vertex_source, name, &sm->inst_vert_spv,
                               &sm->inst_vert_size);
         if (r != ORR_OK) return r;
     }
-    build_preamble(sm, ORRI_STAGE_FRAGMENT, 0, preamble, sizeof preamble);
+    if (d->shadow_depth_wrapper) r = compile_depth(s, d, sm, label);
+    if (r != ORR_OK) return r;
+    build_preamble(sm, ORRI_STAGE_FRAGMENT, 0, false, preamble, sizeof preamble);
     snprintf(name, sizeof name, "%s.frag", label);
     return orri_glsl_compile(s->ctx, ORRI_STAGE_FRAGMENT, preamble, d->fragment_source, name, &sm->frag_spv,
                              &sm->frag_size);

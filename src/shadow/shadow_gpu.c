@@ -171,6 +171,102 @@ orr_result orri_shadow_variant_pipelines(orr_shadow_generator *g, uint32_t v) {
     return r;
 }
 
+/* A wrapped material's caster pipeline: the shader material's vertex
+ * streams (position, normal, uv, colour; instance matrices at 4..7, no
+ * instance colour: the depth stage reads none). */
+static orr_result make_wrapped(orr_shadow_generator *g, VkPipelineLayout layout, const uint32_t *code, size_t size,
+                               bool instanced, bool soft, VkPipeline *out) {
+    orri_gpu *gpu = &g->engine->gpu;
+    VkVertexInputBindingDescription bindings[5] = {{0, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                   {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                   {2, 8, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                   {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                   {4, 64, VK_VERTEX_INPUT_RATE_INSTANCE}};
+    VkVertexInputAttributeDescription attrs[8] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},     {1, 1, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        {2, 2, VK_FORMAT_R32G32_SFLOAT, 0},        {3, 3, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+        {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0},  {5, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 16},
+        {6, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 32}, {7, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 48},
+    };
+    const uint32_t *fc;
+    size_t fs;
+    frag_code(g->gpu.filter_kind, false, &fc, &fs);
+    VkShaderModule v = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
+    orr_result r = orri_shader_module(gpu, code, size, "shadow depth wrapper", &v);
+    if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &f);
+    VkBool32 on = VK_TRUE; /* shaders/shadow_soft.glsl ORR_SOFT */
+    VkSpecializationMapEntry entry = {0, 0, sizeof on};
+    VkSpecializationInfo spec = {1, &entry, sizeof on, &on};
+    bool esm = g->gpu.filter_kind == ORRI_SHADOW_ESM;
+    orri_graphics_desc d = {
+        .target = {esm ? VK_FORMAT_R16_SFLOAT : VK_FORMAT_UNDEFINED, ORRI_DEPTH_FORMAT, VK_SAMPLE_COUNT_1_BIT},
+        .vert = v,
+        .frag = f,
+        .layout = layout,
+        .bindings = bindings,
+        .binding_count = instanced ? 5 : 4,
+        .attributes = attrs,
+        .attribute_count = instanced ? 8 : 4,
+        .cull = VK_CULL_MODE_NONE,
+        .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .blend = ORRI_BLEND_NONE,
+        .frag_spec = soft ? &spec : NULL,
+        .label = instanced ? "shadow casters (wrapped shader material, instanced)"
+                           : "shadow casters (wrapped shader material)",
+    };
+    if (r == ORR_OK) r = orri_graphics_pipeline(gpu, &d, out);
+    if (v) vkDestroyShaderModule(gpu->device, v, NULL);
+    if (f) vkDestroyShaderModule(gpu->device, f, NULL);
+    return r;
+}
+
+static void drop_wrapped(orri_gpu *gpu, orri_shadow_wrapped *w) {
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 2; k++)
+            if (w->pipes[s][k])
+                orri_delete_push(gpu, &(orri_delete_item){.kind = ORRI_DEL_PIPELINE, .u.pipeline = w->pipes[s][k]});
+    if (w->layout) vkDestroyPipelineLayout(gpu->device, w->layout, NULL); /* pending work may still use it */
+    memset(w, 0, sizeof *w);
+}
+
+const orri_shadow_wrapped *orri_shadow_wrapped_pipelines(orr_shadow_generator *g, uint32_t material,
+                                                         const orri_material *m, const orri_shader_gpu *sg, bool soft) {
+    if (!m || m->kind != ORRI_MATERIAL_SHADER || !m->shader || !m->shader->depth_vert_spv || !sg->user_layout)
+        return NULL;
+    orri_gpu *gpu = &g->engine->gpu;
+    orri_shadow_wrapped *w = NULL, *free_slot = NULL;
+    for (uint32_t i = 0; i < ORRI_SHADOW_WRAPPED; i++) {
+        orri_shadow_wrapped *c = &g->gpu.wrapped[i];
+        if (c->material == material) w = c;
+        if (!c->material && !free_slot) free_slot = c;
+    }
+    if (w && (w->structure_version != m->structure_version || w->user_layout != sg->user_layout))
+        drop_wrapped(gpu, w), free_slot = w, w = NULL; /* the material was rebuilt */
+    if (!w) {
+        if (!free_slot) return NULL;
+        w = free_slot;
+        w->material = material, w->structure_version = m->structure_version, w->user_layout = sg->user_layout;
+        VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, ORRI_SHADOW_PUSH};
+        VkDescriptorSetLayout sets[] = {g->engine->sys_set_layout, sg->user_layout};
+        if (orri_pipeline_layout(gpu, sets, 2, &push, "shadow depth wrapper layout", &w->layout) != ORR_OK)
+            w->failed[0] = w->failed[1] = true;
+    }
+    if (w->failed[soft]) return NULL;
+    if (w->pipes[soft][0]) return w;
+    const orri_shader_material *sm = m->shader;
+    orr_result r = make_wrapped(g, w->layout, sm->depth_vert_spv, sm->depth_vert_size, false, soft, &w->pipes[soft][0]);
+    if (r == ORR_OK && sm->depth_inst_vert_spv)
+        r = make_wrapped(g, w->layout, sm->depth_inst_vert_spv, sm->depth_inst_vert_size, true, soft,
+                         &w->pipes[soft][1]);
+    if (r != ORR_OK) { /* reported; this material's casters cast by their geometry */
+        if (w->pipes[soft][0]) vkDestroyPipeline(gpu->device, w->pipes[soft][0], NULL);
+        w->pipes[soft][0] = VK_NULL_HANDLE;
+        w->failed[soft] = true;
+        return NULL;
+    }
+    return w;
+}
+
 orr_result orri_shadow_gpu_make(orr_shadow_generator *g) {
     memset(&g->gpu, 0, sizeof g->gpu);
     g->gpu.filter_kind = orri_shadow_filter_kind(&g->desc, g->point);
@@ -192,6 +288,7 @@ void orri_shadow_gpu_release(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
     for (int v = 0; v < 4; v++)
         for (int k = 0; k < 2; k++) drop_pipeline(gpu, &s->pipes[v][k]);
+    for (int i = 0; i < ORRI_SHADOW_WRAPPED; i++) drop_wrapped(gpu, &s->wrapped[i]);
     drop_pipeline(gpu, &s->blur_pipe);
     orri_shadow_cull_release(g);
     orri_shadow_blur_release(g);

@@ -73,6 +73,20 @@ typedef struct orri_shadow_cull_slot {
     uint32_t count; /* entries used by the slot's last frame */
 } orri_shadow_cull_slot;
 
+/* The caster pipelines of one shader material with a ShadowDepthWrapper
+ * stage (orrery/material.h shadow_depth_wrapper): its own vertex stage with
+ * the filter's fragment stage, laid out as the material (set 0 its system
+ * block, set 1 its uniforms and textures) plus the shadow push constants. */
+#define ORRI_SHADOW_WRAPPED 8 /* materials per generator; more cast by their geometry */
+typedef struct orri_shadow_wrapped {
+    uint32_t material; /* 0: empty */
+    uint64_t structure_version;
+    VkDescriptorSetLayout user_layout; /* the material's, when the layout was made */
+    VkPipelineLayout layout;
+    VkPipeline pipes[2][2]; /* [soft][instanced] */
+    bool failed[2];
+} orri_shadow_wrapped;
+
 typedef struct orri_shadow_gpu {
     orri_image depth;  /* D32 array (map size², `layers`), reversed depth; the PCF / hard map */
     orri_image esm[2]; /* ESM: R16F array at map size (written), blurred at size / blur scale */
@@ -91,6 +105,8 @@ typedef struct orri_shadow_gpu {
      * casters cast nothing. */
     VkPipeline pipes[4][2];
     bool pipes_failed[4];
+    /* Shader materials with a ShadowDepthWrapper stage, made on first use. */
+    orri_shadow_wrapped wrapped[ORRI_SHADOW_WRAPPED];
     VkPipeline blur_pipe;
     uint32_t filter_kind; /* ORRI_SHADOW_* the objects were made for */
     orri_shadow_cull_slot cull[ORRI_MAX_FRAMES];
@@ -151,6 +167,12 @@ orr_result orri_shadow_gpu_make(orr_shadow_generator *g);
 #define ORRI_SHADOW_SOFT 2u
 /* Variant `v`'s pipelines, made on first use (ORR_OK when they exist). */
 orr_result orri_shadow_variant_pipelines(orr_shadow_generator *g, uint32_t v);
+/* The wrapped pipelines of shader material `material` (its GPU state `sg`,
+ * made by the camera pass), soft or not; NULL when the material has no
+ * wrapper stage, its pipelines failed or the table is full (it then casts by
+ * its geometry). */
+const orri_shadow_wrapped *orri_shadow_wrapped_pipelines(orr_shadow_generator *g, uint32_t material,
+                                                         const orri_material *m, const orri_shader_gpu *sg, bool soft);
 void orri_shadow_gpu_release(orr_shadow_generator *g);
 /* shadow_blur.c: blurred ESM (made by orri_shadow_gpu_make for BLUR_ESM) */
 uint32_t orri_shadow_kernel_taps(uint32_t ideal); /* Babylon's nearest best kernel */

@@ -146,11 +146,55 @@ static float soft_alpha(orr_scene *s, const orri_draw *d) {
     return 1.0f;
 }
 
-/* Draws caster `i` into `layer`: its own mesh, or level `level` of it, the
+/* One layer's recording state: what is bound. */
+typedef struct layer_rec {
+    orr_shadow_generator *g;
+    orri_scene_gpu *sg;
+    orr_scene *s;
+    uint32_t slot, layer;
+    VkCommandBuffer cmd;
+    orri_shadow_push *p;
+    VkPipeline bound;
+    bool scene_set; /* set 0 is the renderer's scene set (a wrapped draw binds its own) */
+} layer_rec;
+
+/* A caster whose shader material has a ShadowDepthWrapper stage: its own
+ * vertex stage, system block and user set, as the camera pass binds them
+ * (the world is the camera pass's upload; instance colours are not read). */
+static bool draw_wrapped(layer_rec *r, const orri_draw *ld, uint32_t li, bool soft, VkBuffer vbs[4],
+                         VkDeviceSize offs[4], uint32_t nb) {
+    orr_shadow_generator *g = r->g;
+    orri_material *m = orri_scene_material(r->s, ld->material);
+    orri_shader_gpu *sgpu = &r->sg->shaders[orri_scene_slot(ld->material)];
+    const orri_shadow_wrapped *w = orri_shadow_wrapped_pipelines(g, ld->material, m, sgpu, soft);
+    if (!w) return false;
+    bool instanced = nb > 2;
+    if (instanced && !w->pipes[soft][1]) return false;
+    orri_slot *sl = &r->sg->slots[r->slot];
+    VkDescriptorSet user;
+    if (orri_shader_user_set(g->engine, r->sg, r->s, sl, r->slot, m, sgpu, &user) != ORR_OK) return false;
+    orri_mesh_gpu *mg = &r->sg->meshes[orri_scene_slot(ld->node)];
+    VkBuffer b[5] = {vbs[0], vbs[1], mg->streams[2].buffer, mg->streams[3].buffer, instanced ? vbs[2] : VK_NULL_HANDLE};
+    VkDeviceSize o[5] = {0, 0, 0, 0, instanced ? offs[2] : 0};
+    VkPipeline pipe = w->pipes[soft][instanced];
+    if (r->bound != pipe) vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), r->bound = pipe;
+    uint32_t off0 = li * ORRI_SHADER_STRIDE, off1 = off0 + ORRI_SYS_BLOCK;
+    vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, w->layout, 0, 1, &sl->sys_set, 1, &off0);
+    vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, w->layout, 1, 1, &user, 1, &off1);
+    r->scene_set = false;
+    vkCmdPushConstants(r->cmd, w->layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *r->p,
+                       r->p);
+    vkCmdBindVertexBuffers(r->cmd, 0, instanced ? 5 : 4, b, o);
+    return true;
+}
+
+/* Draws caster `i` into the layer: its own mesh, or level `level` of it, the
  * mesh of draw `li` (its LOD partner: its geometry, material and world) over
  * the instances the culling pass placed for that level (shadow_cull.c). */
-static void draw_level(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, uint32_t li,
-                       uint32_t level, VkCommandBuffer cmd, uint32_t layer, orri_shadow_push *p, VkPipeline *bound) {
+static void draw_level(layer_rec *r, uint32_t i, uint32_t li, uint32_t level) {
+    orr_shadow_generator *g = r->g;
+    orri_scene_gpu *sg = r->sg;
+    orr_scene *s = r->s;
     orri_draw *d = &sg->draws[i], *ld = &sg->draws[li];
     orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(ld->node)];
     VkBuffer vbs[4] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
@@ -159,44 +203,51 @@ static void draw_level(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s
     VkDeviceSize offs[4] = {0};
     const orri_shadow_cull_entry *ce = NULL;
     float cutoff = 0;
-    orri_texture *at = alpha_texture(g->engine, s, ld, &cutoff);
+    orri_texture *at = ld->shader ? NULL : alpha_texture(g->engine, s, ld, &cutoff);
     bool soft = ld->transparent && g->desc.soft_transparent_shadow;
     uint32_t variant = (at ? ORRI_SHADOW_ALPHA : 0) | (soft ? ORRI_SHADOW_SOFT : 0);
-    if (orri_shadow_variant_pipelines(g, variant) != ORR_OK) return; /* reported when it failed */
-    VkPipeline pipe = g->gpu.pipes[variant][0];
     if (d->thin) {
         orri_thin_instances *t = orri_thin_of(orri_scene_node(s, d->node));
         instances = t ? t->count : 0;
         vbs[nb++] = d->thin->matrices.buffer;
         ce = orri_shadow_cull_entry_of(g, i, &ce_index);
-        if (ce) vbs[nb - 1] = ce->matrices.buffer, offs[nb - 1] = (VkDeviceSize)layer * ce->capacity * 64;
-        pipe = g->gpu.pipes[variant][1];
+        if (ce) vbs[nb - 1] = ce->matrices.buffer, offs[nb - 1] = (VkDeviceSize)r->layer * ce->capacity * 64;
     }
-    if (at) vbs[nb++] = mg->streams[2].buffer; /* UVs */
     if (!instances || !mg->index_count) return;
-    if (*bound != pipe) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), *bound = pipe;
-    if (at) vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 1, 1, &at->set, 0, NULL);
-    p->object = li;
-    p->cutoff = cutoff;
-    p->soft = soft ? soft_alpha(s, ld) : 1.0f;
-    vkCmdPushConstants(cmd, g->gpu.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof *p, p);
-    vkCmdBindVertexBuffers(cmd, 0, nb, vbs, offs);
-    vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
+    r->p->object = li;
+    r->p->cutoff = cutoff;
+    r->p->soft = soft ? soft_alpha(s, ld) : 1.0f;
+    if (!(ld->shader && draw_wrapped(r, ld, li, soft, vbs, offs, nb))) {
+        if (orri_shadow_variant_pipelines(g, variant) != ORR_OK) return; /* reported when it failed */
+        VkPipeline pipe = g->gpu.pipes[variant][d->thin ? 1 : 0];
+        if (at) vbs[nb++] = mg->streams[2].buffer; /* UVs */
+        if (r->bound != pipe) vkCmdBindPipeline(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), r->bound = pipe;
+        if (!r->scene_set) {
+            vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 0, 1,
+                                    &sg->slots[r->slot].scene_set, 0, NULL);
+            r->scene_set = true;
+        }
+        if (at)
+            vkCmdBindDescriptorSets(r->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 1, 1, &at->set, 0, NULL);
+        vkCmdPushConstants(r->cmd, g->gpu.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof *r->p, r->p);
+        vkCmdBindVertexBuffers(r->cmd, 0, nb, vbs, offs);
+    }
+    vkCmdBindIndexBuffer(r->cmd, mg->indices.buffer, 0, mg->index_type);
     if (ce) /* the instances culled against this layer, at this level (shadow_cull.c) */
-        vkCmdDrawIndexedIndirect(cmd, g->gpu.cull[g->cull_slot].args.buffer,
-                                 (VkDeviceSize)ORRI_SHADOW_ARG(ce_index, layer, level) *
+        vkCmdDrawIndexedIndirect(r->cmd, g->gpu.cull[g->cull_slot].args.buffer,
+                                 (VkDeviceSize)ORRI_SHADOW_ARG(ce_index, r->layer, level) *
                                      sizeof(VkDrawIndexedIndirectCommand),
                                  1, sizeof(VkDrawIndexedIndirectCommand));
     else
-        vkCmdDrawIndexed(cmd, mg->index_count, instances, 0, 0, 0);
+        vkCmdDrawIndexed(r->cmd, mg->index_count, instances, 0, 0, 0);
 }
 
-static void draw_caster(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t i, VkCommandBuffer cmd,
-                        uint32_t layer, orri_shadow_push *p, VkPipeline *bound) {
+static void draw_caster(layer_rec *r, uint32_t i) {
     uint32_t ce_index;
-    const orri_shadow_cull_entry *ce = sg->draws[i].thin ? orri_shadow_cull_entry_of(g, i, &ce_index) : NULL;
+    const orri_shadow_cull_entry *ce = r->sg->draws[i].thin ? orri_shadow_cull_entry_of(r->g, i, &ce_index) : NULL;
     uint32_t levels = ce ? ce->levels : 1;
-    for (uint32_t l = 0; l < levels; l++) draw_level(g, sg, s, i, l ? ce->level_draw[l] : i, l, cmd, layer, p, bound);
+    for (uint32_t l = 0; l < levels; l++) draw_level(r, i, l ? ce->level_draw[l] : i, l);
 }
 
 void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_scene *s, uint32_t slot,
@@ -204,19 +255,13 @@ void orri_shadow_record_layer(orr_shadow_generator *g, orri_scene_gpu *sg, orr_s
     orri_cmd_label_begin(&g->engine->gpu, cmd, "shadow map");
     if (layer == 0) open_map(g, cmd);
     begin_map(g, cmd, layer);
-    VkPipeline bound = VK_NULL_HANDLE;
-    bool set_bound = false;
+    layer_rec r = {.g = g, .sg = sg, .s = s, .slot = slot, .layer = layer, .cmd = cmd, .p = p};
     for (uint32_t i = 0; i < sg->draw_count; i++) {
         orri_draw *d = &sg->draws[i];
         int c = orri_shadow_casts(g, d) ? caster_of(g, d->node) : -1;
         if (c < 0 || !in_light(g, c)) continue;
         g->drawn++;
-        if (!set_bound) {
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, g->gpu.layout, 0, 1,
-                                    &sg->slots[slot].scene_set, 0, NULL);
-            set_bound = true;
-        }
-        draw_caster(g, sg, s, i, cmd, layer, p, &bound);
+        draw_caster(&r, i);
     }
     vkCmdEndRendering(cmd);
     if (layer + 1 == g->gpu.layers) {

@@ -37,6 +37,21 @@ static double parity(const orr_image8 *ours, const char *name) {
  * on the sphere (the control without shadows on the casters: see the test). */
 #define PARITY_POINT_MAX 0.1
 
+/* Parity of `ours` with <name> (MAD ≤ threshold) and of `control`, the same
+ * scene with the feature off, with the same reference: the feature must
+ * matter (the control's MAD above 3× ours). */
+static void parity_with_control(const orr_image8 *ours, const orr_image8 *control, const char *name, const char *what,
+                                double threshold) {
+    double mad = parity(ours, name), ctrl = parity(control, name);
+    printf("  ^ control: %s\n", what);
+    if (mad < 0) {
+        printf("skipped parity: tests/data/parity/%s.png is missing\n", name);
+        return;
+    }
+    CHECK(mad <= threshold);
+    CHECK(ctrl > 3 * mad);
+}
+
 /* Mean of R, G, B over the (2r+1)² pixels around (x, y) of the left-handed
  * image (mirrored in x for the right-handed twin), 0..255. */
 static double region_mean(const orr_image8 *img, uint32_t x, uint32_t y, uint32_t r) {
@@ -72,14 +87,7 @@ TEST(shadow_soft_transparent) {
            kept);
     CHECK(l - f > 20);
     CHECK(fabs(kept - 0.75) < 0.08);
-    double mad = parity(&soft, "shadow-soft"), ctrl = parity(&full, "shadow-soft");
-    printf("  ^ control: the casters' full shadows\n");
-    if (mad < 0) {
-        printf("skipped parity: tests/data/parity/shadow-soft.png is missing\n");
-    } else {
-        CHECK(mad <= 0.25);
-        CHECK(ctrl > 3 * mad);
-    }
+    parity_with_control(&soft, &full, "shadow-soft", "the casters' full shadows", 0.25);
     orr_image8 *all[] = {&soft, &full, &lit};
     for (int i = 0; i < 3; i++) orr_test_image_free(all[i]);
     orr_scene_destroy(t.scene);
@@ -215,6 +223,25 @@ static void point_filter_parity(orr_test_shadow_scene kind, const char *name, do
 TEST(shadow_point_pcf_parity) { point_filter_parity(ORR_TEST_SHADOW_POINT_PCF, "shadow-point-pcf", PARITY_POINT_MAX); }
 
 TEST(shadow_point_esm_parity) { point_filter_parity(ORR_TEST_SHADOW_POINT_ESM, "shadow-point-esm", PARITY_POINT_MAX); }
+
+/* Babylon.js's ShadowDepthWrapper (decision 74): shadow-dir-pcf with the box
+ * under a shader material that stretches x by 2; its shadow is the stretched
+ * box's. The control: the same material without the wrapper (the box casts
+ * by its geometry, as Babylon's default). */
+TEST(shadow_depth_wrapper_parity) {
+    orr_test_mirror_disabled = true;
+    orr_test_shadow t = orr_test_build_shadow(engine, ORR_TEST_SHADOW_WRAPPER, ORIGIN, NULL);
+    REQUIRE(t.gen);
+    orr_image8 with, without;
+    REQUIRE(render_save(t.scene, "shadow-wrapper-spec.png", &with));
+    orr_mesh_set_material(t.scene, t.box, orr_test_stretch_material(t.scene, 2, false));
+    REQUIRE(render_save(t.scene, "shadow-wrapper-spec-unwrapped.png", &without));
+    parity_with_control(&with, &without, "shadow-wrapper", "without the wrapper", 0.25);
+    orr_test_image_free(&with);
+    orr_test_image_free(&without);
+    orr_scene_destroy(t.scene);
+    orr_test_mirror_disabled = false;
+}
 
 /* Every filter and quality casts a shadow (against the scene without a generator). */
 TEST(shadow_filters) {
@@ -890,6 +917,118 @@ TEST(shadow_shader_material_casters) {
     orr_test_image_free(&standard), orr_test_image_free(&custom);
     orr_test_image_free(&not_cast), orr_test_image_free(&lit);
     orr_scene_destroy(s);
+    orr_engine_destroy(engine);
+    engine = big;
+    orr_test_mirror_disabled = false;
+}
+
+/* A ShadowDepthWrapper stage (orrery/material.h shadow_depth_wrapper): the
+ * vertex stage stretches x by a user uniform, and the map gets the stretched
+ * shape. */
+static const char *STRETCH_VS = "void main() {\n"
+                                "    vec3 p = position * vec3(stretch, 1.0, 1.0);\n"
+                                "    gl_Position = projection * view * getFinalWorld() * vec4(p, 1.0);\n"
+                                "}\n";
+
+/* Shader-material boxes stretched by their vertex stage cast, through the
+ * wrapper, the shadow of standard boxes built stretched (plain and thin
+ * instances, directional and point light); without the wrapper they cast the
+ * unstretched boxes' shadow (the control, Babylon's default). */
+static void depth_wrapper_case(orr_light_type type) {
+    orr_scene *s;
+    orr_scene_create(engine, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1)}, &s);
+    orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC,
+                                          .direction = {0, 1, 0},
+                                          .intensity = ORR_F64(0.25),
+                                          .specular = ORR_RGB(0, 0, 0)});
+    bool point = type == ORR_LIGHT_POINT;
+    orr_light light = orr_light_create(s, &(orr_light_desc){.type = type,
+                                                            .position = {point ? 1 : 4, point ? 60 : 24, 2},
+                                                            .direction = {-0.2, -1, -0.1},
+                                                            .intensity = ORR_F64(0.9),
+                                                            .specular = ORR_RGB(0, 0, 0)});
+    orr_camera_create_arc_rotate(
+        s, &(orr_arc_rotate_desc){
+               .alpha = -1.57, .beta = 0.01, .radius = 12, .target = {0, 0, 0}, .fov = 0.8, .near = 0.5, .far = 100});
+    orr_shader_material_desc sd = {.vertex_source = STRETCH_VS,
+                                   .fragment_source = CASTER_FS,
+                                   .uniforms = {{"stretch", ORR_UNIFORM_FLOAT}},
+                                   .thin_instances = true,
+                                   .shadow_depth_wrapper = true,
+                                   .label = "stretched"};
+    orr_material wrapped = orr_shader_material_create(s, &sd);
+    sd.shadow_depth_wrapper = false;
+    orr_material unwrapped = orr_shader_material_create(s, &sd);
+    REQUIRE(wrapped.id && unwrapped.id);
+    const double k = 2.5;
+    orr_shader_material_set_uniform(s, wrapped, "stretch", &k, 1);
+    orr_shader_material_set_uniform(s, unwrapped, "stretch", &k, 1);
+    orr_material std = orr_standard_material_create(s, &(orr_standard_material_desc){.label = "standard"});
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 40, .height = 40}, NULL, &g);
+    orr_mesh ground = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    orr_shadow_set_receiver(s, ground, true);
+    /* [0] plain box, [1] thin box (2 instances): unit shapes for the shader
+     * material, the stretched shapes for the standard reference. */
+    orr_mesh shader_mesh[2], std_mesh[2];
+    const orr_dvec3 at[2] = {{2.5, 16, 2}, {-2, 15, -1}};
+    for (int i = 0; i < 2; i++) {
+        orr_geometry_build_box(&(orr_box_desc){.width = 1.5, .height = 1.5, .depth = 1.5 + i}, NULL, &g);
+        shader_mesh[i] = mesh_of(s, &g, wrapped, at[i]);
+        orr_geometry_build_box(&(orr_box_desc){.width = 1.5 * k, .height = 1.5, .depth = 1.5 + i}, NULL, &g);
+        std_mesh[i] = mesh_of(s, &g, std, at[i]);
+    }
+    for (int i = 0; i < 2; i++) {
+        orr_mesh m = i ? std_mesh[1] : shader_mesh[1];
+        CHECK(orr_instances_add(s, m, orr_dmat4_to_f32(orr_dmat4_identity()), NULL) == ORR_OK);
+        CHECK(orr_instances_add(s, m, orr_dmat4_to_f32(orr_dmat4_translation((orr_dvec3){-1, 0.5, -3})), NULL) ==
+              ORR_OK);
+    }
+    orr_shadow_generator *gen;
+    /* The sun's extents are fitted to the casters' boxes, which know nothing
+     * of the vertex stage (nor do Babylon's): fitted once, to the stretched
+     * reference, and kept. */
+    REQUIRE(orr_shadow_generator_create(s, light, &(orr_shadow_desc){.map_size = 1024, .auto_update_extends = ORR_OFF},
+                                        &gen) == ORR_OK);
+    orr_image8 ref, wrap, plain, lit;
+    for (int i = 0; i < 2; i++) orr_shadow_add_caster(gen, std_mesh[i]);
+    /* Above the camera, out of its view: only their shadows show. */
+    const char *tag = point ? "point" : "dir";
+    char name[96];
+    snprintf(name, sizeof name, "shadow-wrapper-%s-reference.png", tag);
+    REQUIRE(render_save(s, name, &ref));
+    for (int i = 0; i < 2; i++) {
+        orr_shadow_remove_caster(gen, std_mesh[i]);
+        orr_shadow_add_caster(gen, shader_mesh[i]);
+    }
+    snprintf(name, sizeof name, "shadow-wrapper-%s.png", tag);
+    REQUIRE(render_save(s, name, &wrap));
+    for (int i = 0; i < 2; i++) orr_mesh_set_material(s, shader_mesh[i], unwrapped);
+    snprintf(name, sizeof name, "shadow-wrapper-%s-control.png", tag);
+    REQUIRE(render_save(s, name, &plain));
+    orr_shadow_generator_destroy(gen);
+    REQUIRE(render_save(s, "shadow-wrapper-lit.png", &lit));
+    uint32_t n_ref = darker_pixels(&lit, &ref), n_wrap = darker_pixels(&lit, &wrap),
+             n_plain = darker_pixels(&lit, &plain);
+    orr_diff same = orr_test_compare(&ref, &wrap), ctrl = orr_test_compare(&ref, &plain);
+    printf("depth wrapper (%s light): shadowed pixels: stretched standard boxes %u, wrapped shader boxes %u, "
+           "unwrapped %u; wrapped vs reference MAD %.4f max %d, control MAD %.4f\n",
+           tag, n_ref, n_wrap, n_plain, same.mad, same.max, ctrl.mad);
+    CHECK(n_ref > 1000);
+    CHECK(same.mad < 0.01 && same.max <= 32); /* the stretched shape's shadow (edge texels at most) */
+    CHECK(n_plain < n_ref * 3 / 4);           /* without the wrapper: the unit boxes' smaller shadow */
+    CHECK(ctrl.mad > 20 * same.mad + 0.05);
+    orr_image8 *all[] = {&ref, &wrap, &plain, &lit};
+    for (int i = 0; i < 4; i++) orr_test_image_free(all[i]);
+    orr_scene_destroy(s);
+}
+
+TEST(shadow_depth_wrapper) {
+    orr_test_mirror_disabled = true;
+    orr_engine *big = engine;
+    engine = orr_test_engine(160, 120, 1);
+    depth_wrapper_case(ORR_LIGHT_DIRECTIONAL);
+    depth_wrapper_case(ORR_LIGHT_POINT);
     orr_engine_destroy(engine);
     engine = big;
     orr_test_mirror_disabled = false;

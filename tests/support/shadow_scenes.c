@@ -74,6 +74,26 @@ static void apply_over(orr_shadow_desc *d, const orr_shadow_desc *o) {
     if (o->soft_transparent_shadow) d->soft_transparent_shadow = true;
 }
 
+/* shadow-wrapper's shader material (tools/parity/scenes/shadows.js has the
+ * same body in Babylon.js's conventions). */
+static const char *WRAPPED_VS = "void main() {\n"
+                                "    vec4 worldPos = getFinalWorld() * vec4(position * vec3(stretch, 1.0, 1.0), 1.0);\n"
+                                "    gl_Position = projection * view * worldPos;\n"
+                                "}\n";
+static const char *WRAPPED_FS = "layout(location = 0) out vec4 fragColor;\n"
+                                "void main() { fragColor = vec4(1.0, 0.0, 1.0, 1.0); }\n";
+
+orr_material orr_test_stretch_material(orr_scene *s, double stretch, bool wrapper) {
+    orr_material m =
+        orr_shader_material_create(s, &(orr_shader_material_desc){.vertex_source = WRAPPED_VS,
+                                                                  .fragment_source = WRAPPED_FS,
+                                                                  .uniforms = {{"stretch", ORR_UNIFORM_FLOAT}},
+                                                                  .shadow_depth_wrapper = wrapper,
+                                                                  .label = "stretched"});
+    if (m.id) orr_shader_material_set_uniform(s, m, "stretch", &stretch, 1);
+    return m;
+}
+
 orr_test_shadow orr_test_build_shadow(orr_engine *e, orr_test_shadow_scene kind, orr_wpos o,
                                       const orr_shadow_desc *over) {
     orr_test_shadow t = {0};
@@ -107,6 +127,7 @@ orr_test_shadow orr_test_build_shadow(orr_engine *e, orr_test_shadow_scene kind,
     orr_mesh receivers[] = {t.ground, t.box, t.sphere, t.pillar};
     for (int i = 0; i < 4; i++) orr_shadow_set_receiver(s, receivers[i], true);
     if (kind == ORR_TEST_SHADOW_NONE) return t;
+    if (kind == ORR_TEST_SHADOW_WRAPPER) orr_mesh_set_material(s, t.box, orr_test_stretch_material(s, 2, true));
     orr_shadow_desc d = spec_desc(kind);
     apply_over(&d, over);
     if (orr_shadow_generator_create(s, t.light, &d, &t.gen) != ORR_OK) return t;

@@ -17,6 +17,7 @@ typedef enum orr_test_shadow_scene {
     ORR_TEST_SHADOW_POINT_PCF, /* the point light, PCF (Babylon: Poisson sampling on its cube map) */
     ORR_TEST_SHADOW_POINT_ESM, /* the point light, blurred ESM (Babylon: plain ESM on its cube map) */
     ORR_TEST_SHADOW_SOFT,      /* DIR_PCF with the box at alpha 0.5, the sphere at 0.25, soft transparent shadows */
+    ORR_TEST_SHADOW_WRAPPER,   /* DIR_PCF with the box under a shader material stretching x by 2, ShadowDepthWrapper */
 } orr_test_shadow_scene;
 
 typedef struct orr_test_shadow {
@@ -30,5 +31,9 @@ typedef struct orr_test_shadow {
  * after the spec's values are set (fields it sets win). */
 orr_test_shadow orr_test_build_shadow(orr_engine *e, orr_test_shadow_scene kind, orr_wpos origin,
                                       const orr_shadow_desc *over);
+
+/* A shader material whose vertex stage stretches x by `stretch` (flat
+ * magenta), with or without a ShadowDepthWrapper stage. */
+orr_material orr_test_stretch_material(orr_scene *s, double stretch, bool wrapper);
 
 #endif

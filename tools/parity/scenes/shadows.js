@@ -146,6 +146,17 @@
       light: SUN,
       generator: { class: 'ShadowGenerator', mapSize: 1024, usePercentageCloserFiltering: true, transparencyShadow: true, enableSoftTransparentShadow: true },
     },
+    // Added 2026-12-03 (decision 74): ShadowDepthWrapper. shadow-dir-pcf with the box under a ShaderMaterial whose vertex
+    // stage stretches x by 2 (magenta, unlit) and a ShadowDepthWrapper: its shadow is the stretched box's. Origin and rh only.
+    'shadow-wrapper': {
+      set: {
+        MESHES: SHADOW_SET.MESHES.map((M) => Object.assign({}, M, M.name === 'box' ? { shader: 'wrapped', stretch: 2 } : {})),
+        CAMERA: SHADOW_SET.CAMERA,
+      },
+      light: SUN,
+      generator: { class: 'ShadowGenerator', mapSize: 1024, usePercentageCloserFiltering: true },
+      variants: [null, 'rh'],
+    },
     'shadow-esm': {
       set: SHADOW_SET, light: SUN,
       generator: { class: 'ShadowGenerator', mapSize: 1024, useBlurExponentialShadowMap: true, useKernelBlur: true, blurKernel: 32 /* depthScale: Babylon default */ },
@@ -222,11 +233,29 @@
     return l;
   }
 
+  // shadow-wrapper's ShaderMaterial (the same GLSL body as the C test's, in Babylon's conventions): x stretched by
+  // `stretch`, flat magenta; `worldPos` is the name the wrapper's point-light metric reads (unused by a sun).
+  const WRAPPED_VS = [
+    'precision highp float;', 'attribute vec3 position;', 'uniform mat4 world;', 'uniform mat4 view;', 'uniform mat4 projection;',
+    'uniform float stretch;', 'void main(void) {', '    vec4 worldPos = world * vec4(position * vec3(stretch, 1.0, 1.0), 1.0);',
+    '    gl_Position = projection * view * worldPos;', '}'].join('\n');
+  const WRAPPED_FS = ['precision highp float;', 'void main(void) { gl_FragColor = vec4(1.0, 0.0, 1.0, 1.0); }'].join('\n');
+
   function makeMesh(scene, M, o) {
     const mb = BABYLON.MeshBuilder;
     const m = M.kind === 'ground' ? mb.CreateGround(M.name, M.options, scene)
             : M.kind === 'sphere' ? mb.CreateSphere(M.name, M.options, scene) : mb.CreateBox(M.name, M.options, scene);
     m.position = OFF(o, M.position);
+    m.receiveShadows = !!M.receive;
+    if (M.shader === 'wrapped') {
+      BABYLON.Effect.ShadersStore.orrWrappedVertexShader = WRAPPED_VS;
+      BABYLON.Effect.ShadersStore.orrWrappedFragmentShader = WRAPPED_FS;
+      const sm = new BABYLON.ShaderMaterial(M.name + 'Mat', scene, 'orrWrapped', { attributes: ['position'], uniforms: ['world', 'view', 'projection', 'stretch'] });
+      sm.setFloat('stretch', M.stretch);
+      sm.shadowDepthWrapper = new BABYLON.ShadowDepthWrapper(sm, scene);
+      m.material = sm;
+      return m;
+    }
     const mat = new BABYLON.StandardMaterial(M.name + 'Mat', scene);
     mat.diffuseColor = C3(M.diffuse);
     mat.specularColor = new BABYLON.Color3(0, 0, 0);
@@ -380,6 +409,6 @@
     });
   }
 
-  for (const [name, S] of Object.entries(SCENES)) for (const v of [null, 'far', 'rh']) register(name, S, v);
+  for (const [name, S] of Object.entries(SCENES)) for (const v of S.variants || [null, 'far', 'rh']) register(name, S, v);
   window.SHADOW_SCENES = { COMMON, SHADOW_SET, SCENES };
 })();
