@@ -22,6 +22,11 @@
  * before decision 70); "culled" then casts each instance at the level the
  * camera draws it.
  *
+ * "culled + auto bounds": "culled" with auto_calc_depth_bounds (decision 75:
+ * the depth target reduced on the GPU after every frame, the splits fitted
+ * to what was drawn); its frame time holds the reduction and the cascades'
+ * changed coverage.
+ *
  * Figures: medians over the blocks' frames of GPU ms (gpu_timing: the
  * pre-pass; the plugins' passes, i.e. the shadow generator's light culling
  * and its 4 map layers; the draws), the shadow pass's share of the frame, and
@@ -54,12 +59,13 @@ typedef struct bench_scene {
     orr_light sun;
     orr_mesh ground, boxes;
     orr_shadow_generator *gen;
+    bool gen_bounds; /* gen has auto_calc_depth_bounds */
     uint32_t map;
     uint32_t levels, level_tris[8]; /* --lod: the chain's triangles per level */
 } bench_scene;
 
-enum { OFF, CULLED, WHOLE, LEVEL0, VARIANTS };
-static const char *variant_name[VARIANTS] = {"off", "culled", "whole", "level 0"};
+enum { OFF, CULLED, WHOLE, LEVEL0, BOUNDS, VARIANTS };
+static const char *variant_name[VARIANTS] = {"off", "culled", "whole", "level 0", "culled + auto bounds"};
 
 static uint32_t rng_state = 12345;
 static double rnd(void) { /* xorshift32, [0, 1) */
@@ -138,7 +144,7 @@ static void add_boxes(bench_scene *b, uint32_t n, double half, bool lod) {
     }
 }
 
-static orr_result make_generator(bench_scene *b) {
+static orr_result make_generator(bench_scene *b, bool bounds) {
     orr_result r = orr_shadow_generator_create(b->s, b->sun,
                                                &(orr_shadow_desc){.map_size = b->map,
                                                                   .filter = ORR_SHADOW_FILTER_PCF,
@@ -150,9 +156,11 @@ static orr_result make_generator(bench_scene *b) {
                                                                   .bias = ORR_F64(0.001),
                                                                   .normal_bias = ORR_F64(0.02),
                                                                   .darkness = ORR_F64(0.3),
+                                                                  .auto_calc_depth_bounds = bounds ? ORR_ON : ORR_OFF,
                                                                   .label = "sun shadows"},
                                                &b->gen);
     if (r == ORR_OK) orr_shadow_add_caster(b->gen, b->boxes);
+    b->gen_bounds = bounds;
     return r;
 }
 
@@ -187,13 +195,14 @@ static bool build(orr_engine *e, bench_scene *b, const opts *o) {
                                                          .near = 0.3,
                                                          .far = 2 * half + 100,
                                                          .label = "eye"});
-    return make_generator(b) == ORR_OK;
+    return make_generator(b, false) == ORR_OK;
 }
 
 /* One variant's block: the generator made or dropped, warm-up frames, then `frames` measured. */
 static bench_figures run_block(orr_engine *e, bench_scene *b, int variant, int frames) {
-    if (variant == OFF && b->gen) orr_shadow_generator_destroy(b->gen), b->gen = NULL;
-    if (variant != OFF && !b->gen && make_generator(b) != ORR_OK) exit(1);
+    if (b->gen && (variant == OFF || b->gen_bounds != (variant == BOUNDS)))
+        orr_shadow_generator_destroy(b->gen), b->gen = NULL;
+    if (variant != OFF && !b->gen && make_generator(b, variant == BOUNDS) != ORR_OK) exit(1);
     if (b->gen) b->gen->no_instance_cull = variant == WHOLE, b->gen->no_shadow_lod = variant == LEVEL0;
     bench_measure(e, b->s, 3, false); /* timings lag frames_in_flight frames; pipelines, buffers */
     bench_figures f = {0};
@@ -232,6 +241,7 @@ int main(int argc, char **argv) {
            *sh = calloc((size_t)VARIANTS * o.blocks, sizeof *sh), *rp = calloc((size_t)VARIANTS * o.blocks, sizeof *rp);
     uint32_t drawn[VARIANTS][4] = {{0}};
     double shadow_tris[VARIANTS] = {0}; /* triangles the 4 cascades drew (--lod) */
+    orr_shadow_depth_range range = {0}; /* the auto bounds' last */
     if (!pre || !sh || !rp) return 1;
     for (int blk = 0; blk < o.blocks; blk++)
         for (int v = 0; v < VARIANTS; v++) {
@@ -239,7 +249,7 @@ int main(int argc, char **argv) {
             bench_figures f = run_block(e, &b, v, o.frames);
             pre[v * o.blocks + blk] = f.gpu_pre, sh[v * o.blocks + blk] = f.animate;
             rp[v * o.blocks + blk] = f.gpu_pass;
-            if ((v == CULLED || v == LEVEL0) && blk + 1 == o.blocks) {
+            if ((v == CULLED || v == LEVEL0 || v == BOUNDS) && blk + 1 == o.blocks) {
                 uint8_t *px = malloc((size_t)o.w * o.h * 4); /* waits for the frame: the counts are final */
                 if (px && orr_engine_read_pixels(e, px, (uint64_t)o.w * o.h * 4) == ORR_OK)
                     for (uint32_t k = 0; k < 4; k++) {
@@ -249,6 +259,7 @@ int main(int argc, char **argv) {
                     }
                 free(px);
                 if (v == CULLED && getenv("ORR_BENCH_PNG")) orr_engine_save_png(e, getenv("ORR_BENCH_PNG"));
+                if (v == BOUNDS) range = orr_shadow_generator_get_depth_range(b.gen);
             }
         }
     orr_stats st = orr_query_stats(e);
@@ -276,6 +287,12 @@ int main(int argc, char **argv) {
                "(%.2fx)\nBENCH shadow_pass_lod_gpu %.3f ms\nBENCH shadow_pass_level0_gpu %.3f ms\n",
                shadow_tris[CULLED] / 1e6, shadow_tris[LEVEL0] / 1e6, shadow[CULLED], shadow[LEVEL0],
                shadow[CULLED] > 0 ? shadow[LEVEL0] / shadow[CULLED] : 0, shadow[CULLED], shadow[LEVEL0]);
+    printf(
+        "\nauto depth bounds (GPU reduction, decision 75): frame %.3f ms vs %.3f ms without (%+.3f ms); drawn depths "
+        "%.2f..%.2f m (from the GPU: %s), splits over [%.4f, %.4f] of the camera range\nBENCH "
+        "shadow_frame_bounds_gpu %.3f ms\n",
+        frame[BOUNDS], frame[CULLED], frame[BOUNDS] - frame[CULLED], range.nearest, range.farthest,
+        range.from_gpu ? "yes" : "no", range.min_distance, range.max_distance, frame[BOUNDS]);
     printf("\ninstances visible to the camera (GPU culled): %llu of %u; triangles submitted %llu\n",
            (unsigned long long)st.instances_visible, o.n, (unsigned long long)st.triangles_submitted);
     printf("BENCH shadow_frame_off_gpu %.3f ms\nBENCH shadow_frame_culled_gpu %.3f ms\nBENCH shadow_pass_culled_gpu "

@@ -144,10 +144,13 @@ typedef struct orr_shadow_desc {
      * of a cascade's view-depth length the receiver mixes in the next
      * cascade, so the seam between two resolutions is a gradient, not a
      * line. auto_calc_depth_bounds (Babylon's autoCalcDepthBounds, default
-     * off): the splits cover only the view depths the scene's visible meshes
-     * occupy (their world boxes, clamped to the camera's planes: a CPU bound,
-     * where Babylon.js reduces the depth buffer), so a small scene gets
-     * finer cascades. */
+     * off): the splits cover only the view depths the scene's pass drew, so a
+     * small scene gets finer cascades. As Babylon.js's depth reducer, the
+     * bound is late: each frame's depth target is reduced on the GPU to its
+     * nearest and farthest drawn depth, read back by the frame slot's next
+     * frame (frames_in_flight frames later, never waiting). Until the first
+     * reduction of the camera comes back, the visible meshes' world boxes
+     * (clamped to the camera's planes) stand in. */
     uint32_t cascades;
     orr_opt_f64 cascade_lambda;
     orr_opt_bool stabilize_cascades;
@@ -216,6 +219,22 @@ typedef struct orr_shadow_matrices {
     double min_z, max_z;
 } orr_shadow_matrices;
 orr_shadow_matrices orr_shadow_generator_get_matrices(const orr_shadow_generator *gen);
+
+/* A cascaded generator's depth range in its last frame: Babylon.js's
+ * CascadedShadowGenerator minDistance / maxDistance, the fractions of the
+ * camera's near..far range the splits cover (0 and 1 unless
+ * auto_calc_depth_bounds). With auto_calc_depth_bounds they come from the
+ * depth reduction of the slot's previous frame (from_gpu; nearest / farthest:
+ * the view depths, metres along the camera's axis, of the nearest and
+ * farthest pixel that frame drew), or, until a reduction of this camera has
+ * come back, from the visible meshes' boxes (from_gpu false). Not cascaded:
+ * {0, 1, false, 0, 0}. */
+typedef struct orr_shadow_depth_range {
+    double min_distance, max_distance;
+    bool from_gpu;
+    double nearest, farthest;
+} orr_shadow_depth_range;
+orr_shadow_depth_range orr_shadow_generator_get_depth_range(const orr_shadow_generator *gen);
 
 #ifdef __cplusplus
 }

@@ -97,6 +97,39 @@ static orr_result make_pipelines(orr_engine *e) {
     return r;
 }
 
+/* Binding 0 of `set`: the depth target (nearest, read in SHADER_READ_ONLY);
+ * binding 1: `buffer`, whole. The pyramid's set and the depth bounds' set. */
+orr_result orri_write_depth_set(orr_engine *e, VkDescriptorSet set, VkBuffer buffer) {
+    VkSampler sampler;
+    orr_result r = orri_sampler_get(
+        &e->gpu,
+        &(orri_sampler_desc){.filter = VK_FILTER_NEAREST,
+                             .min_nearest = true,
+                             .mip = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                             .address = {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}},
+        &sampler);
+    if (r != ORR_OK) return r;
+    VkDescriptorImageInfo img = {sampler, e->depth.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkDescriptorBufferInfo buf = {buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet wr[2] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = &img},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = set,
+         .dstBinding = 1,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &buf},
+    };
+    vkUpdateDescriptorSets(e->gpu.device, 2, wr, 0, NULL);
+    return ORR_OK;
+}
+
 /* The pyramid buffer (every level of the target's size) and its set. */
 static orr_result make_pyramid(orr_engine *e) {
     VkDeviceSize floats = 0;
@@ -116,35 +149,7 @@ static orr_result make_pyramid(orr_engine *e) {
                                       .descriptorSetCount = 1,
                                       .pSetLayouts = &e->occl.hiz_set_layout};
     r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, &e->occl.hiz_set), "pyramid set");
-    VkSampler sampler;
-    if (r == ORR_OK)
-        r = orri_sampler_get(&e->gpu,
-                             &(orri_sampler_desc){.filter = VK_FILTER_NEAREST,
-                                                  .min_nearest = true,
-                                                  .mip = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-                                                  .address = {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-                                                              VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-                                                              VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE}},
-                             &sampler);
-    if (r != ORR_OK) return r;
-    VkDescriptorImageInfo img = {sampler, e->depth.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    VkDescriptorBufferInfo buf = {e->occl.pyramid.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet wr[2] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = e->occl.hiz_set,
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .pImageInfo = &img},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = e->occl.hiz_set,
-         .dstBinding = 1,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &buf},
-    };
-    vkUpdateDescriptorSets(e->gpu.device, 2, wr, 0, NULL);
-    return ORR_OK;
+    return r == ORR_OK ? orri_write_depth_set(e, e->occl.hiz_set, e->occl.pyramid.buffer) : r;
 }
 
 /* After orr_engine_resize (which waits for the device) the target is new:

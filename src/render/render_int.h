@@ -96,6 +96,20 @@ struct orr_engine {
         VkImageView depth_view; /* the pyramid and its set are for this depth target */
         uint32_t width, height;
     } occl;
+    /* Depth bounds for autoCalcDepthBounds (depth_bounds.c), made on first
+     * use: shaders/depth_bounds*.comp, its set over the depth target and
+     * `entries` (host-visible, one (min, max) pair of depth bits per frame
+     * slot), and the frame (+ 1) whose bounds each slot's entry holds. */
+    struct {
+        VkDescriptorSetLayout set_layout;
+        VkPipelineLayout layout;
+        VkPipeline pipeline;
+        VkDescriptorPool pool;
+        VkDescriptorSet set;
+        orri_buffer entries;
+        VkImageView depth_view; /* the set is for this depth target */
+        uint64_t frame[ORRI_MAX_FRAMES];
+    } dbounds;
     VkDescriptorSetLayout scatter_set_layout;
     VkPipelineLayout scatter_layout;
     VkPipeline scatter_pipeline;
@@ -196,6 +210,16 @@ void orri_scene_set_shadow_maps(orr_engine *e, orr_scene *s, uint32_t light, VkI
 /* This frame slot's shadow block (ORRI_MAX_LIGHTS records, host-mapped);
  * the slot's fence has signalled when plugins run, so they may write it. */
 orri_gpu_shadow *orri_slot_shadow_block(orr_scene *s, uint32_t slot);
+/* Depth bounds (depth_bounds.c), for autoCalcDepthBounds: a plugin asks in
+ * its update for this frame's pass to be reduced to the nearest and farthest
+ * drawn depth (`request`), and reads the last reduction this slot completed
+ * (`last`: the slot's fence has signalled, so it never waits; a frame_count
+ * frames old). `last` gives the view depths along the camera's axis of the
+ * nearest and farthest pixel drawn, false when the slot's last reduction was
+ * of another camera or scene, or nothing was drawn. */
+void orri_depth_bounds_request(orr_scene *s, uint32_t slot);
+bool orri_depth_bounds_last(orr_engine *e, orr_scene *s, uint32_t slot, const orri_view *v, double *near_depth,
+                            double *far_depth);
 /* Starts a secondary command buffer inheriting the engine's target (for plugins). */
 orr_result orri_begin_secondary(orr_engine *e, VkCommandBuffer cmd);
 
@@ -355,6 +379,13 @@ typedef struct orri_slot {
     /* The camera pass (decision 67): the camera version and view-projection
      * of this slot's last pass; the moved stamp no longer holds them. */
     uint64_t view_stamp;
+    /* Depth bounds (depth_bounds.c): asked for this frame (a plugin's
+     * update); the frame (+ 1) of this slot's last reduction, with the
+     * camera and projection it drew with. */
+    bool dbounds_want;
+    uint64_t dbounds_frame;
+    const orri_node *dbounds_camera;
+    orr_dmat4 dbounds_proj;
 } orri_slot;
 
 typedef struct orri_scene_gpu {
@@ -498,7 +529,8 @@ orr_result orri_crowd_dispatch(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
 /* Binds the crowd's streams (6 for PBR draws, else 4) and indices and draws. */
 void orri_crowd_record(const orri_mesh_gpu *mg, bool pbr, VkCommandBuffer cmd);
 void orri_crowd_pipeline_deinit(orr_engine *e);
-void orri_occlusion_deinit(orr_engine *e); /* occlusion.c: its pipelines, pool and pyramid */
+void orri_occlusion_deinit(orr_engine *e);    /* occlusion.c: its pipelines, pool and pyramid */
+void orri_depth_bounds_deinit(orr_engine *e); /* depth_bounds.c */
 /* Tests: instances kept by the last frame's culling pass (waits for the
  * device); UINT32_MAX when `mesh` is not a drawn crowd's mesh. */
 uint32_t orri_crowd_visible(orr_engine *e, orr_scene *s, uint32_t mesh);

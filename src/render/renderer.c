@@ -96,8 +96,9 @@ static VkImageMemoryBarrier2 attachment(const orri_image *img, VkImageAspectFlag
 }
 
 /* `first_of_two`: occlusion culling splits the pass; the first keeps colour
- * and depth for the pyramid and the second, and resolves nothing. */
-static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd, bool first_of_two) {
+ * and depth for the pyramid and the second, and resolves nothing.
+ * `keep_depth`: the depth bounds read the target after the last pass. */
+static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd, bool first_of_two, bool keep_depth) {
     const VkPipelineStageFlags2 out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
     const VkImageLayout color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
     orri_barriers b = {.cmd = cmd}; /* the two or three transitions in one call */
@@ -133,7 +134,7 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd, bool 
         .imageView = e->depth.view,
         .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = first_of_two ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .storeOp = first_of_two || keep_depth ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE,
         .clearValue.depthStencil = {0.0f, 0}, /* reverse-Z: far is 0 */
     };
     VkRenderingInfo ri = {
@@ -150,7 +151,7 @@ static void begin_target(orr_engine *e, orr_scene *s, VkCommandBuffer cmd, bool 
 
 /* The second pass of a split frame: colour and depth as the first left them
  * (orri_occlusion_late made them attachments again), resolved at the end. */
-static void resume_target(orr_engine *e, VkCommandBuffer cmd) {
+static void resume_target(orr_engine *e, VkCommandBuffer cmd, bool keep_depth) {
     VkRenderingAttachmentInfo color = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
         .imageView = e->color.view,
@@ -166,7 +167,7 @@ static void resume_target(orr_engine *e, VkCommandBuffer cmd) {
         .imageView = e->depth.view,
         .imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
         .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-        .storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .storeOp = keep_depth ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE,
     };
     VkRenderingInfo ri = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
@@ -187,7 +188,7 @@ static void resume_target(orr_engine *e, VkCommandBuffer cmd) {
 static orr_result execute_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index,
                                  const orri_view *fv, VkCommandBuffer cmd) {
     bool split = sl->occl_draws > 0;
-    begin_target(e, s, cmd, split);
+    begin_target(e, s, cmd, split, sl->dbounds_want);
     VkCommandBuffer secondaries[3 + ORRI_STAGE_COUNT * ORRI_MAX_PLUGINS];
     uint32_t n = 0;
     for (int st = 0; st <= ORRI_STAGE_COUNT; st++) {
@@ -197,7 +198,7 @@ static orr_result execute_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
             vkCmdEndRendering(cmd);
             orr_result r = orri_occlusion_late(e, sg, s, sl, slot_index, fv, cmd);
             if (r != ORR_OK) return r;
-            resume_target(e, cmd);
+            resume_target(e, cmd, sl->dbounds_want);
             n = 0;
             secondaries[n++] = sl->late;
         }
@@ -207,7 +208,7 @@ static orr_result execute_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
     }
     vkCmdExecuteCommands(cmd, n, secondaries);
     vkCmdEndRendering(cmd);
-    return ORR_OK;
+    return sl->dbounds_want ? orri_depth_bounds_dispatch(e, sl, slot_index, fv, cmd) : ORR_OK;
 }
 
 static orr_result frame_view_of(orr_engine *e, orr_scene *s, orri_view *fv) {

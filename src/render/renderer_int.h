@@ -82,6 +82,13 @@ void orri_mesh_occlusion_dispatch(orr_engine *e, orri_scene_gpu *sg, orri_slot *
 void orri_mesh_occlusion_release(orr_engine *e, orri_scene_gpu *sg);
 orr_result orri_occlusion_late_cmd(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl); /* the late secondary */
 
+/* occlusion.c: binding 0 of `set` the depth target (nearest), binding 1 `buffer`. */
+orr_result orri_write_depth_set(orr_engine *e, VkDescriptorSet set, VkBuffer buffer);
+/* depth_bounds.c: after the scene's last pass (depth stored, still an
+ * attachment), when a plugin asked: the reduction into the slot's entry. */
+orr_result orri_depth_bounds_dispatch(orr_engine *e, orri_slot *sl, uint32_t slot, const orri_view *fv,
+                                      VkCommandBuffer cmd);
+
 /* record.c */
 void orri_sort_transparent(orri_scene_gpu *sg);
 orr_result orri_prepare_passes(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, uint32_t slot_index);

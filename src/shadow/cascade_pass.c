@@ -36,12 +36,11 @@ static orr_dbox casters_box(orr_shadow_generator *g, orr_engine *e, const orri_v
     return b;
 }
 
-/* autoCalcDepthBounds, on the CPU (decision 52): the view depths of the
- * visible meshes' world-box corners (thin instances: the box of all
- * instances), clamped to the camera's planes. A conservative bound where
- * Babylon.js reduces the depth buffer: never tighter than what is drawn, a
- * frame early rather than late, no GPU read-back. False when nothing is in
- * front of the camera. */
+/* autoCalcDepthBounds before the first depth reduction of this camera has
+ * come back (decision 52, now the stand-in of decision 75): the view depths
+ * of the visible meshes' world-box corners (thin instances: the box of all
+ * instances), clamped to the camera's planes. Never tighter than what is
+ * drawn. False when nothing is in front of the camera. */
 static bool scene_depths(orr_shadow_generator *g, orr_engine *e, const orri_view *v, double n, double f, double *lo,
                          double *hi) {
     orr_scene *s = g->scene;
@@ -89,9 +88,13 @@ void orri_shadow_cascade_build(orr_shadow_generator *g, orr_engine *e, const orr
                            orr_wpos_from_dvec3(origin)};
     if (v->fo) cam.origin = v->eye_w; /* eye-relative frame: its origin is the eye, cells included */
     double lo, hi;
-    if (g->desc.auto_calc_depth_bounds.value && cam.far > cam.near &&
-        scene_depths(g, e, v, cam.near, cam.far, &lo, &hi))
-        orri_csm_depth_bounds(cam.near, cam.far, lo, hi, &p.min_distance, &p.max_distance);
+    bool bounded = g->desc.auto_calc_depth_bounds.value && cam.far > cam.near;
+    if (bounded && g->depth_from_gpu) /* the reduction: what was drawn, clamped to the planes */
+        lo = fmin(fmax(g->gpu_near, cam.near), cam.far), hi = fmin(fmax(g->gpu_far, cam.near), cam.far);
+    else if (bounded)
+        bounded = scene_depths(g, e, v, cam.near, cam.far, &lo, &hi);
+    if (bounded) orri_csm_depth_bounds(cam.near, cam.far, lo, hi, &p.min_distance, &p.max_distance);
+    g->min_distance = p.min_distance, g->max_distance = p.max_distance;
     const orr_light_desc *ld = &orri_node_light(ln)->desc;
     orr_dvec3 dir = orr_dmat4_transform_dir(*orri_node_world(s, ln, NULL), ld->direction);
     orri_csm_frame f;

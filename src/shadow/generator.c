@@ -199,6 +199,12 @@ orr_shadow_matrices orr_shadow_generator_get_matrices(const orr_shadow_generator
     return g ? g->world : (orr_shadow_matrices){0};
 }
 
+orr_shadow_depth_range orr_shadow_generator_get_depth_range(const orr_shadow_generator *g) {
+    if (!g || !g->desc.cascades) return (orr_shadow_depth_range){0, 1, false, 0, 0};
+    return (orr_shadow_depth_range){g->min_distance, g->max_distance, g->depth_from_gpu,
+                                    g->depth_from_gpu ? g->gpu_near : 0, g->depth_from_gpu ? g->gpu_far : 0};
+}
+
 /* ---- casters and receivers ------------------------------------------------------------- */
 
 static orri_node *caster_mesh(const orr_shadow_generator *g, orr_mesh mesh, const char *what) {

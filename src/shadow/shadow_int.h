@@ -134,8 +134,16 @@ struct orr_shadow_generator {
     double cascade_length[ORRI_SHADOW_LAYERS]; /* Babylon's frustumLengths */
     double blend_factor;                       /* 1 / blend percentage, 0: no blend */
     bool lit_past_last;                        /* SHADOWCSMUSESHADOWMAXZ */
-    orr_dvec3 frame_pos;                       /* the light's position in the upload frame */
-    orri_shadow_extents extents;               /* kept when auto_update_extends is off */
+    /* autoCalcDepthBounds (decision 75): this frame's view depths of the
+     * nearest and farthest pixel the depth reduction saw (an earlier frame of
+     * this slot; depth_from_gpu false: none yet, the CPU bound of the mesh
+     * boxes stands in), and the fractions the splits used (Babylon's
+     * minDistance / maxDistance). */
+    bool depth_from_gpu;
+    double gpu_near, gpu_far;
+    double min_distance, max_distance;
+    orr_dvec3 frame_pos;         /* the light's position in the upload frame */
+    orri_shadow_extents extents; /* kept when auto_update_extends is off */
     orr_shadow_matrices world;
     uint64_t matrix_key;
     orri_shadow_gpu gpu;

@@ -99,7 +99,11 @@ static uint64_t matrix_key(orr_shadow_generator *g, const orri_view *v, orri_nod
         orri_thin_instances *t = orri_thin_of(n);
         h = orri_mix(orri_mix(h, wv), t ? orri_mix(t->version, t->count) : 0);
     }
-    if (g->desc.cascades && g->desc.auto_calc_depth_bounds.value) /* the bounds read every visible mesh */
+    if (g->desc.cascades && g->desc.auto_calc_depth_bounds.value && g->depth_from_gpu) { /* the reduction's */
+        uint64_t b[2];
+        memcpy(&b[0], &g->gpu_near, 8), memcpy(&b[1], &g->gpu_far, 8);
+        h = orri_mix(orri_mix(h, b[0]), b[1]);
+    } else if (g->desc.cascades && g->desc.auto_calc_depth_bounds.value) /* the CPU bound reads every mesh */
         for (orri_node_iter it = orri_scene_each_mesh(s); orri_node_next(&it);) {
             orri_thin_instances *t = orri_thin_of(it.node);
             orri_node_world(s, it.node, &wv);
@@ -219,6 +223,12 @@ orr_result orri_shadow_update(orr_engine *e, orr_scene *s, const orri_view *v, u
     orri_shadow_bind_slot(g, e, ls);
     orri_gpu_shadow rec = {0};
     orri_shadow_push p = {0};
+    if (ln && g->desc.cascades && g->desc.auto_calc_depth_bounds.value) {
+        /* This frame's pass is reduced for the slot's next frame; this one
+         * reads the slot's last (decision 75). */
+        g->depth_from_gpu = orri_depth_bounds_last(e, s, slot, v, &g->gpu_near, &g->gpu_far);
+        orri_depth_bounds_request(s, slot);
+    }
     if (ln) {
         uint64_t key = matrix_key(g, v, ln);
         if (key != g->matrix_key) {

@@ -227,6 +227,86 @@ TEST(csm_auto_depth_bounds) {
     for (int k = 0; k < 3; k++) orr_test_image_free(&img[k]);
 }
 
+/* autoCalcDepthBounds from the depth reduction (decision 75). A camera 2 m
+ * above a 400 m ground looks along it at a wall 30 m away that hides the
+ * rest: the mesh boxes reach past both camera planes (the stand-in bound is
+ * the whole range), while the pixels drawn lie between the ground under the
+ * bottom row and the wall. CPU reference: the nearest drawn view depth is
+ * where the lowest sample's ray meets the ground, between 2 / tan(fov / 2)
+ * (the screen's edge) and 2 / tan(fov / 2 · (1 − 1/480)) (a pixel centre);
+ * the farthest is the wall's 30 m. The reduction is late: frames 1 and 2
+ * (two slots) have none, frame 3 reads frame 1's; a camera switch starts
+ * over. Single-sample and MSAA targets, and 5×10⁶ m away under floating origin. */
+static orr_scene *wall_scene(orr_engine *e, orr_wpos o, orr_camera *cam_out, orr_camera *other_out) {
+    orr_scene *s = build(e, o, (csm_opts){4, true, .auto_bounds = true});
+    if (!s) return NULL;
+    orr_mesh wall = add_box(s, o, (orr_dvec3){0, 10, -30.5}, 1, 1, 1, (orr_color3){0.5, 0.6, 0.7});
+    orr_node_set_scaling(s, orr_mesh_node(wall), (orr_dvec3){60, 40, 1});
+    orr_camera cam = orr_camera_create_free(
+        s, &(orr_free_camera_desc){.position = orr_dvec3_add(o.local, (orr_dvec3){0, 2, 0}),
+                                   .target = {true, orr_dvec3_add(o.local, (orr_dvec3){0, 2, -10})},
+                                   .fov = 0.8,
+                                   .near = 0.5,
+                                   .far = 250});
+    orr_node_set_cell(s, orr_camera_node(cam), o.cell);
+    *other_out = orr_scene_get_active_camera(s); /* build()'s, looking down the field */
+    orr_scene_set_active_camera(s, cam);
+    *cam_out = cam;
+    return s;
+}
+
+static void check_depth_bounds(orr_engine *e, orr_wpos o, const char *what) {
+    orr_camera cam, other;
+    orr_scene *s = wall_scene(e, o, &cam, &other);
+    REQUIRE(s);
+    const double n = 0.5, f = 250, lo = 2 / tan(0.4), hi = 2 / (tan(0.4) * (1 - 1.0 / 480));
+    orr_image8 img;
+    REQUIRE(orr_test_render(e, s, 1, &img));
+    orr_test_image_free(&img);
+    orr_shadow_depth_range r1 = orr_shadow_generator_get_depth_range(last_gen);
+    REQUIRE(orr_test_render(e, s, 2, &img));
+    orr_test_save_png(orr_test_out_path(what), &img);
+    orr_test_image_free(&img);
+    orr_shadow_depth_range r3 = orr_shadow_generator_get_depth_range(last_gen);
+    printf("%s: frame 1 from_gpu %d [%.4f, %.4f]; frame 3 from_gpu %d nearest %.4f m (expected %.4f..%.4f) "
+           "farthest %.6f m (expected 30) → [%.5f, %.5f]\n",
+           what, r1.from_gpu, r1.min_distance, r1.max_distance, r3.from_gpu, r3.nearest, lo, hi, r3.farthest,
+           r3.min_distance, r3.max_distance);
+    CHECK(!r1.from_gpu);
+    CHECK(r1.min_distance == 0 && r1.max_distance == 1); /* the boxes pass both planes */
+    CHECK(r3.from_gpu);
+    /* 1e-3 relative: the depth a GPU interpolates over the ground's 400 m
+     * triangles (the H200 gives 4.7404 for a 4.7403 pixel centre). */
+    CHECK(r3.nearest >= lo * (1 - 1e-3) && r3.nearest <= hi * (1 + 1e-3));
+    CHECK(fabs(r3.farthest - 30) < 1e-3);
+    CHECK(fabs(r3.min_distance - (r3.nearest - n) / (f - n)) < 1e-12);
+    CHECK(fabs(r3.max_distance - (r3.farthest - n) / (f - n)) < 1e-12);
+    /* Another camera: its first two frames have no reduction of their own. */
+    orr_scene_set_active_camera(s, other);
+    REQUIRE(orr_test_render(e, s, 1, &img));
+    orr_test_image_free(&img);
+    orr_shadow_depth_range r4 = orr_shadow_generator_get_depth_range(last_gen);
+    REQUIRE(orr_test_render(e, s, 2, &img));
+    orr_test_image_free(&img);
+    orr_shadow_depth_range r6 = orr_shadow_generator_get_depth_range(last_gen);
+    printf("%s: after the switch from_gpu %d, two frames later %d [%.4f, %.4f] m\n", what, r4.from_gpu, r6.from_gpu,
+           r6.nearest, r6.farthest);
+    CHECK(!r4.from_gpu);
+    CHECK(r6.from_gpu && r6.farthest > 40); /* the wall from 42 m away */
+    orr_scene_destroy(s);
+}
+
+TEST(csm_depth_bounds_from_the_gpu) {
+    orr_engine *single = NULL;
+    orr_engine_desc d = {.width = 640, .height = 480, .msaa = 1, .validation = ORR_VALIDATION_ON};
+    orr_test_validation_hook(&d);
+    REQUIRE(orr_engine_create(&d, &single) == ORR_OK);
+    check_depth_bounds(single, AT0, "shadow-csm-bounds-1x.png");
+    orr_engine_destroy(single);
+    check_depth_bounds(engine, AT0, "shadow-csm-bounds.png");
+    check_depth_bounds(engine_fo, (orr_wpos){{0, 0, 0}, {5e6, 0, 5e6}}, "shadow-csm-bounds-far.png");
+}
+
 /* Shimmer, measured on what the renderer used: cascade 0's light transform
  * (orr_shadow_generator_get_matrices, absolute) after rendering two poses of
  * the camera 1 cm and 0.04° apart (both snap the grid's translation to whole
