@@ -39,13 +39,16 @@ static orr_result make_state(orr_engine *e) {
                 : orri_compute_pipeline(gpu, e->dbounds.layout, orri_spv_depth_bounds_comp,
                                         orri_spv_depth_bounds_comp_size, "depth bounds", &e->dbounds.pipeline);
     if (r == ORR_OK) e->pipeline_count++;
-    /* Two sets at most: the current one and one for a resized target while
-     * the old waits in the delete queue. */
-    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
-                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2}};
+    /* The current set, and those of earlier targets waiting in the delete
+     * queue. orr_engine_resize waits for the device, so today one old set at
+     * most waits (12 resizes in a row pass with 2 sets); the margin covers a
+     * resize that would not wait: one per frame in flight, and the current. */
+    enum { SETS = ORRI_MAX_FRAMES + 2 };
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS},
+                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, SETS}};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                       .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
-                                      .maxSets = 2,
+                                      .maxSets = SETS,
                                       .poolSizeCount = 2,
                                       .pPoolSizes = sizes};
     if (r == ORR_OK)

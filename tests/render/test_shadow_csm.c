@@ -302,6 +302,22 @@ TEST(csm_depth_bounds_from_the_gpu) {
     orr_test_validation_hook(&d);
     REQUIRE(orr_engine_create(&d, &single) == ORR_OK);
     check_depth_bounds(single, AT0, "shadow-csm-bounds-1x.png");
+    /* A target resized every frame (a window being dragged): each new depth
+     * target gets its own reduction set (the old set would read a destroyed
+     * view), and the bound still comes back. */
+    orr_camera cam, other;
+    orr_scene *s = wall_scene(single, AT0, &cam, &other);
+    REQUIRE(s);
+    bool resized = true;
+    for (uint32_t k = 0; k < 12 && resized; k++)
+        resized =
+            orr_engine_resize(single, 320 + 16 * k, 240 + 8 * k) == ORR_OK && orr_engine_render(single, s) == ORR_OK;
+    orr_shadow_depth_range r = orr_shadow_generator_get_depth_range(last_gen);
+    printf("12 frames, each at a new size: %s; from_gpu %d, farthest %.4f m\n", resized ? "rendered" : "failed",
+           r.from_gpu, r.farthest);
+    CHECK(resized);
+    CHECK(r.from_gpu && fabs(r.farthest - 30) < 1e-3);
+    orr_scene_destroy(s);
     orr_engine_destroy(single);
     check_depth_bounds(engine, AT0, "shadow-csm-bounds.png");
     check_depth_bounds(engine_fo, (orr_wpos){{0, 0, 0}, {5e6, 0, 5e6}}, "shadow-csm-bounds-far.png");
