@@ -54,6 +54,22 @@ foreach(src ${ORR_SHADER_SOURCES})
   endif()
   string(APPEND ORR_SPV_BODY_RH "const uint32_t orri_spv_${sym}[] =\n#include \"${rh_name}.inc\"\n;\nconst size_t orri_spv_${sym}_size = sizeof(orri_spv_${sym});\n")
 endforeach()
+# GLSL text for shader materials compiled at run time (src/material/shader.c):
+# a material with shadow_receiver includes shaders/shadow_receive.glsl, which
+# includes src/render/gpu_types.h. Both are embedded as NUL-terminated char
+# arrays `orri_glsl_<name>` (the same in both handedness variants: neither
+# reads ORR_RIGHT_HANDED); editing them re-runs the configure step.
+set(ORR_GLSL_TEXT "")
+foreach(src ${PROJECT_SOURCE_DIR}/shaders/shadow_receive.glsl ${PROJECT_SOURCE_DIR}/src/render/gpu_types.h)
+  get_filename_component(fname ${src} NAME)
+  string(REPLACE "." "_" sym ${fname})
+  file(READ ${src} hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," hex "${hex}")
+  string(APPEND ORR_GLSL_TEXT "const char orri_glsl_${sym}[] = {${hex}0};\n")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
+endforeach()
+string(APPEND ORR_SPV_BODY "${ORR_GLSL_TEXT}")
+string(APPEND ORR_SPV_BODY_RH "${ORR_GLSL_TEXT}")
 file(CONFIGURE OUTPUT ${ORR_SPV_C}.in CONTENT "${ORR_SPV_BODY}")
 add_custom_command(OUTPUT ${ORR_SPV_C}
   COMMAND ${CMAKE_COMMAND} -E copy ${ORR_SPV_C}.in ${ORR_SPV_C}

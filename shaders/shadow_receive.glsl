@@ -23,11 +23,16 @@
 // near its far end (orri_shadow_cascaded). A point light has six layers, one per cube face
 // (90° perspectives), chosen by the major axis of the light-to-fragment vector; they
 // store the radial distance, as Babylon's cube maps (orri_shadow_point).
+// The scene set is set 0 in the engine's stages; shader materials that
+// receive (src/material/shader.c) bind it at set 2 and define ORRI_SCENE_SET.
 #include "gpu_types.h"
+#ifndef ORRI_SCENE_SET
+#define ORRI_SCENE_SET 0
+#endif
 
-layout(set = 0, binding = 2, std140) uniform ShadowBlock { OrriShadow orri_shadows[ORRI_MAX_LIGHTS]; };
-layout(set = 0, binding = 3) uniform sampler2DArrayShadow orri_shadow_cmp[ORRI_MAX_LIGHTS];
-layout(set = 0, binding = 4) uniform sampler2DArray orri_shadow_raw[ORRI_MAX_LIGHTS];
+layout(set = ORRI_SCENE_SET, binding = 2, std140) uniform ShadowBlock { OrriShadow orri_shadows[ORRI_MAX_LIGHTS]; };
+layout(set = ORRI_SCENE_SET, binding = 3) uniform sampler2DArrayShadow orri_shadow_cmp[ORRI_MAX_LIGHTS];
+layout(set = ORRI_SCENE_SET, binding = 4) uniform sampler2DArray orri_shadow_raw[ORRI_MAX_LIGHTS];
 
 // Constant indices only (no dynamic-indexing device feature needed).
 float orri_sm_cmp(uint i, vec4 c) {
@@ -169,7 +174,15 @@ float orri_shadow_in_layer(OrriShadow s, uint i, vec3 q, uint layer) {
     vec3 clip = lp.xyz / lp.w;
     vec2 uv = 0.5 * clip.xy + 0.5;
     float metric = (lp.z + s.depth.x) / s.depth.y;
-    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0 || metric < 0.0 || metric > 1.0) return 1.0;
+    if (uv.x < 0.0 || uv.x > 1.0 || uv.y < 0.0 || uv.y > 1.0) return 1.0;
+    // Cascades pull the far plane in to the casters' box, so receivers below
+    // the lowest caster lie past it: Babylon's CSM receive clamps their depth
+    // (GREATEST_LESS_THAN_ONE) and compares, where the other generators call
+    // a receiver outside the depth range lit.
+    if (s.map.z > 1.5)
+        metric = clamp(metric, 0.0, 0.99999994);
+    else if (metric < 0.0 || metric > 1.0)
+        return 1.0;
     uint filter_kind = s.info.x;
     float darkness = s.params.x, shadow;
     if (filter_kind == ORRI_SHADOW_ESM) {

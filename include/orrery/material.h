@@ -116,6 +116,18 @@ typedef struct orr_shader_material_desc {
      * fragment stage plays no part. Off (default), casters cast by their
      * geometry as Babylon's default. */
     bool shadow_depth_wrapper;
+    /* Shadow receiving (orrery/shadow.h), opt-in: the fragment stage gets
+     *     float orrShadow(int light, vec3 worldPosition);
+     * the factor (1 lit .. darkness) that light's generator gives the point,
+     * with its filter, cascades and point-light faces exactly as standard and
+     * PBR receivers get it. `light` is the light's index among the scene's
+     * first four enabled lights (orr_shadow_light_index); a light without a
+     * generator, or an index out of range, gives 1. `worldPosition` is the
+     * point as the stage's own `world` places it (getFinalWorld() · position:
+     * eye-relative under floating origin, as `world` is). The names `scene`,
+     * `SceneBlock` and those starting with `orri_` / `ORRI_` are then the
+     * engine's in the fragment stage; the scene set is bound at set 2. */
+    bool shadow_receiver;
     const char *label;
 } orr_shader_material_desc;
 

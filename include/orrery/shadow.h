@@ -220,6 +220,13 @@ typedef struct orr_shadow_matrices {
 } orr_shadow_matrices;
 orr_shadow_matrices orr_shadow_generator_get_matrices(const orr_shadow_generator *gen);
 
+/* The index a shader material's orrShadow() takes for `light` (orrery/material.h,
+ * shadow_receiver): its place among the scene's first four enabled lights, in
+ * creation order, as the engine's shaders see them; -1 when it is not among
+ * them (disabled, or a fifth light). A handle that is not a light of the scene
+ * is reported (misuse) and gives -1. */
+int orr_shadow_light_index(orr_scene *scene, orr_light light);
+
 /* A cascaded generator's depth range in its last frame: Babylon.js's
  * CascadedShadowGenerator minDistance / maxDistance, the fractions of the
  * camera's near..far range the splits cover (0 and 1 unless

@@ -31,6 +31,7 @@ typedef struct orri_shader_material {
     uint32_t *depth_vert_spv, *depth_inst_vert_spv;
     size_t depth_vert_size, depth_inst_vert_size;
     bool ignore_instance_colors;
+    bool shadow_receiver;        /* desc.shadow_receiver: the scene set at set 2, orrShadow() */
     size_t vert_size, frag_size; /* bytes */
     orri_uniform_slot uniforms[ORR_SHADER_MAX_UNIFORMS];
     uint32_t uniform_count;

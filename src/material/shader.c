@@ -109,6 +109,21 @@ static const char DEPTH_EPILOGUE[] =
     "    gl_Position = vec4(c.x, c.y, (0.5 - 0.5 * orri_shadow.bias.x) * c.w - 0.5 * c.z, c.w);\n"
     "}\n";
 
+/* Shadow receiving (desc.shadow_receiver), fragment stage: the engine's
+ * receive functions (shaders/shadow_receive.glsl, embedded; its includes
+ * resolve from the embedded texts, shader_compile.c) over the scene set bound
+ * at set 2: the scene block (`scene`, which the receive code reads for the
+ * eye and the view), the shadow records and the maps. */
+static const char RECEIVER[] =
+    "#define ORRI_SCENE_SET 2\n"
+    "#include \"gpu_types.h\"\n"
+    "layout(set = 2, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } "
+    "scene;\n"
+    "#include \"shadow_receive.glsl\"\n"
+    "float orrShadow(int light, vec3 worldPosition) {\n"
+    "    return light >= 0 && light < ORRI_MAX_LIGHTS ? orri_shadow(uint(light), worldPosition) : 1.0;\n"
+    "}\n";
+
 /* `instanced`: 0 plain, 1 thin-instance variant; `depth`: the shadow depth
  * variant (instance colours are vec4(1) there: the culled shadow instances
  * carry no colours). */
@@ -135,6 +150,8 @@ static void build_preamble(const orri_shader_material *sm, orri_stage stage, int
     for (uint32_t i = 0; i < sm->texture_count; i++)
         len += (size_t)snprintf(buf + len, n - len, "layout(set = 1, binding = %u) uniform sampler2D %s;\n", 1 + i,
                                 sm->texture_names[i]);
+    if (stage == ORRI_STAGE_FRAGMENT && sm->shadow_receiver)
+        len += (size_t)snprintf(buf + len, n - len, "%s", RECEIVER);
     if (depth) snprintf(buf + len, n - len, "#define main orri_user_main\n");
 }
 
@@ -203,6 +220,7 @@ orr_material orr_shader_material_create(orr_scene *s, const orr_shader_material_
     sm->back_face_culling = orr_opt_bool_or(d->back_face_culling, true);
     sm->alpha_blend = d->alpha_blend;
     sm->ignore_instance_colors = d->ignore_instance_colors;
+    sm->shadow_receiver = d->shadow_receiver;
     orr_result r = layout_uniforms(s, d, sm);
     if (r == ORR_OK) r = compile_stages(s, d, sm, label);
     if (r != ORR_OK) {

@@ -271,8 +271,9 @@ static orr_result shader_layouts(orr_engine *e, const orri_shader_material *sm, 
         b[1 + i] = (VkDescriptorSetLayoutBinding){1 + i, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, vf, NULL};
     orr_result r = orri_set_layout(&e->gpu, b, 1 + sm->texture_count, "shader user set layout", &g->user_layout);
     if (r != ORR_OK) return r;
-    VkDescriptorSetLayout sets[] = {e->sys_set_layout, g->user_layout};
-    return orri_pipeline_layout(&e->gpu, sets, 2, NULL, "shader pipeline layout", &g->layout);
+    /* A receiver reads the scene set (shadow records and maps) at set 2. */
+    VkDescriptorSetLayout sets[] = {e->sys_set_layout, g->user_layout, e->scene_set_layout};
+    return orri_pipeline_layout(&e->gpu, sets, sm->shadow_receiver ? 3 : 2, NULL, "shader pipeline layout", &g->layout);
 }
 
 orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, uint32_t material, orri_material *m,

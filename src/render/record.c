@@ -142,6 +142,8 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             uint32_t off0 = i * ORRI_SHADER_STRIDE, off1 = off0 + ORRI_SYS_BLOCK;
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 1, &sl->sys_set, 1, &off0);
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 1, 1, &user, 1, &off1);
+            if (m->shader->shadow_receiver)
+                vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 2, 1, &sl->scene_set, 0, NULL);
         } else if (d->pbr) {
             uint32_t off = i * ORRI_SHADER_STRIDE;
             VkDescriptorSet sets[] = {sl->scene_set, sl->sys_set, d->texture_set, sg->ibl_set};

@@ -199,6 +199,15 @@ orr_shadow_matrices orr_shadow_generator_get_matrices(const orr_shadow_generator
     return g ? g->world : (orr_shadow_matrices){0};
 }
 
+int orr_shadow_light_index(orr_scene *s, orr_light light) {
+    if (!s) {
+        orri_misuse(NULL, ORR_MSG_NULL_CONTEXT, "orr_shadow_light_index: scene is NULL");
+        return -1;
+    }
+    if (!orri_node_get_kind(s, light.id, ORRI_NODE_LIGHT, "orr_shadow_light_index")) return -1;
+    return orri_shadow_light_slot(s, light.id);
+}
+
 orr_shadow_depth_range orr_shadow_generator_get_depth_range(const orr_shadow_generator *g) {
     if (!g || !g->desc.cascades) return (orr_shadow_depth_range){0, 1, false, 0, 0};
     return (orr_shadow_depth_range){g->min_distance, g->max_distance, g->depth_from_gpu,

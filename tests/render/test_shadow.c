@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <orrery/large_world.h>
+
 #include "harness.h"
 #include "shadow/shadow_int.h"
 #include "support/shadow_scenes.h"
@@ -1032,6 +1034,161 @@ TEST(shadow_depth_wrapper) {
     orr_engine_destroy(engine);
     engine = big;
     orr_test_mirror_disabled = false;
+}
+
+/* Shader materials receive (orrery/material.h shadow_receiver): a ground
+ * whose fragment stage writes orrShadow(light, position) as grey against the
+ * same ground under a white standard material lit only by a sun from
+ * straight above (diffuse N·L · shadow = shadow, no ambient, no specular), so
+ * the two images must agree pixel for pixel up to rounding: a PCF generator
+ * and a 2-cascade one, the same at 10⁷ m and 10¹² m (cells) under floating
+ * origin. The control: the shader ground without orrShadow. */
+static const char *RECV_VS = "layout(location = 0) out vec3 vPos;\n"
+                             "void main() {\n"
+                             "    vec4 p = getFinalWorld() * vec4(position, 1.0);\n"
+                             "    vPos = p.xyz;\n"
+                             "    gl_Position = viewProjection * p;\n"
+                             "}\n";
+static const char *RECV_FS = "layout(location = 0) in vec3 vPos;\n"
+                             "layout(location = 0) out vec4 fragColor;\n"
+                             "void main() { fragColor = vec4(vec3(orrShadow(int(lightIndex), vPos)), 1.0); }\n";
+static const char *LIT_FS = "layout(location = 0) in vec3 vPos;\n"
+                            "layout(location = 0) out vec4 fragColor;\n"
+                            "void main() { fragColor = vec4(1.0); }\n";
+
+typedef enum { RECV_STANDARD, RECV_SHADER, RECV_CONTROL } recv_kind;
+
+static orr_scene *receiver_scene(orr_engine *e, orr_wpos o, recv_kind kind, uint32_t cascades) {
+    orr_scene *s;
+    if (orr_scene_create(e, &(orr_scene_desc){.clear_color = ORR_RGBA(0.2, 0.2, 0.3, 1)}, &s) != ORR_OK) return NULL;
+    orr_light sun = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL,
+                                                          .position = {0, 20, 0},
+                                                          .direction = {0, -1, 0},
+                                                          .intensity = ORR_F64(1),
+                                                          .specular = ORR_RGB(0, 0, 0)});
+    orr_node_set_world_position(s, orr_light_node(sun),
+                                (orr_wpos){o.cell, orr_dvec3_add(o.local, (orr_dvec3){0, 20, 0})});
+    orr_camera cam =
+        orr_camera_create_arc_rotate(s, &(orr_arc_rotate_desc){.alpha = -2.0,
+                                                               .beta = 0.9,
+                                                               .radius = 20,
+                                                               .target = orr_dvec3_add(o.local, (orr_dvec3){0, 0, 0}),
+                                                               .fov = 0.8,
+                                                               .near = 0.5,
+                                                               .far = 100});
+    orr_node_set_cell(s, orr_camera_node(cam), o.cell);
+    orr_material ground_mat;
+    if (kind == RECV_STANDARD)
+        ground_mat = orr_standard_material_create(
+            s, &(orr_standard_material_desc){.diffuse = ORR_RGB(1, 1, 1), .specular = ORR_RGB(0, 0, 0)});
+    else
+        ground_mat = orr_shader_material_create(
+            s, &(orr_shader_material_desc){.vertex_source = RECV_VS,
+                                           .fragment_source = kind == RECV_SHADER ? RECV_FS : LIT_FS,
+                                           .uniforms = {{"lightIndex", ORR_UNIFORM_FLOAT}},
+                                           .shadow_receiver = kind == RECV_SHADER,
+                                           .label = "shadow receiver"});
+    if (!ground_mat.id) {
+        orr_scene_destroy(s);
+        return NULL;
+    }
+    if (kind != RECV_STANDARD) {
+        double index = orr_shadow_light_index(s, sun);
+        orr_shader_material_set_uniform(s, ground_mat, "lightIndex", &index, 1);
+    }
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 30, .height = 30}, NULL, &g);
+    orr_mesh ground = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = ground_mat});
+    orr_geometry_free(&g);
+    orr_node_set_world_position(s, orr_mesh_node(ground), o);
+    orr_shadow_set_receiver(s, ground, true);
+    orr_shadow_generator *gen;
+    orr_shadow_desc d = {.map_size = 1024,
+                         .filter = ORR_SHADOW_FILTER_PCF,
+                         .quality = ORR_SHADOW_QUALITY_MEDIUM,
+                         .cascades = cascades,
+                         .stabilize_cascades = ORR_ON,
+                         .cascade_snap_anchor = o};
+    if (orr_shadow_generator_create(s, sun, &d, &gen) != ORR_OK) {
+        orr_scene_destroy(s);
+        return NULL;
+    }
+    orr_material grey =
+        orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = ORR_RGB(0.6, 0.6, 0.6)});
+    const orr_dvec3 at[4] = {{-4, 2, -3}, {3, 1, 2}, {-1, 3.5, 4}, {5, 2.5, -5}};
+    for (int k = 0; k < 4; k++) {
+        orr_geometry_build_box(&(orr_box_desc){.size = 1.5}, NULL, &g);
+        orr_mesh b = orr_mesh_create(s, &(orr_mesh_desc){.geometry = &g, .material = grey});
+        orr_geometry_free(&g);
+        orr_node_set_world_position(s, orr_mesh_node(b), (orr_wpos){o.cell, orr_dvec3_add(o.local, at[k])});
+        orr_shadow_add_caster(gen, b);
+    }
+    return s;
+}
+
+static bool receiver_shot(orr_engine *e, orr_wpos o, recv_kind kind, uint32_t cascades, const char *name,
+                          orr_image8 *out) {
+    orr_scene *s = receiver_scene(e, o, kind, cascades);
+    bool ok = s && orr_test_render(e, s, 3, out);
+    if (ok) orr_test_save_png(orr_test_out_path(name), out);
+    orr_scene_destroy(s);
+    return ok;
+}
+
+TEST(shadow_shader_material_receivers) {
+    orr_test_mirror_disabled = true; /* built as is in both variants: equal images, not a mirrored scene */
+    orr_engine *fo = NULL;
+    orr_engine_desc d = {.width = 320,
+                         .height = 240,
+                         .msaa = 4,
+                         .validation = ORR_VALIDATION_ON,
+                         .floating_origin = &orr_floating_origin};
+    orr_test_validation_hook(&d);
+    REQUIRE(orr_engine_create(&d, &fo) == ORR_OK);
+    for (uint32_t cascades = 0; cascades <= 2; cascades += 2) {
+        const char *tag = cascades ? "csm" : "pcf";
+        char n[4][64];
+        snprintf(n[0], 64, "shadow-recv-%s-std.png", tag), snprintf(n[1], 64, "shadow-recv-%s-shader.png", tag);
+        snprintf(n[2], 64, "shadow-recv-%s-control.png", tag), snprintf(n[3], 64, "shadow-recv-%s-far.png", tag);
+        orr_image8 std_img, shader_img, control, far7, far12;
+        REQUIRE(receiver_shot(fo, ORIGIN, RECV_STANDARD, cascades, n[0], &std_img));
+        REQUIRE(receiver_shot(fo, ORIGIN, RECV_SHADER, cascades, n[1], &shader_img));
+        REQUIRE(receiver_shot(fo, ORIGIN, RECV_CONTROL, cascades, n[2], &control));
+        REQUIRE(receiver_shot(fo, (orr_wpos){{0, 0, 0}, {1e7, 0, -1e7}}, RECV_SHADER, cascades, n[3], &far7));
+        REQUIRE(receiver_shot(fo, (orr_wpos){{3, -2, 7}, {1234.5, 0, -77}}, RECV_SHADER, cascades, NULL, &far12));
+        orr_diff same = orr_test_compare(&shader_img, &std_img), ctl = orr_test_compare(&control, &std_img);
+        orr_diff f7 = orr_test_compare(&far7, &shader_img), f12 = orr_test_compare(&far12, &shader_img);
+        printf("shader receiver (%s): vs the standard receiver MAD %.4f max %d; control without orrShadow MAD %.4f; "
+               "far 1e7 m MAD %.4f, 1e12 m (cells) MAD %.4f\n",
+               tag, same.mad, same.max, ctl.mad, f7.mad, f12.mad);
+        CHECK(same.mad <= 0.01);
+        CHECK(ctl.mad > 1.0); /* the shadows are there to match */
+        CHECK(f7.mad <= 0.01 && f12.mad <= 0.01);
+        orr_test_image_free(&std_img), orr_test_image_free(&shader_img), orr_test_image_free(&control);
+        orr_test_image_free(&far7), orr_test_image_free(&far12);
+    }
+    orr_engine_destroy(fo);
+    orr_test_mirror_disabled = false;
+}
+
+/* orrShadow exists only for receivers; user stages include nothing of their own. */
+TEST(shadow_shader_receiver_misuse) {
+    orr_scene *s;
+    REQUIRE(orr_scene_create(engine, &(orr_scene_desc){0}, &s) == ORR_OK);
+    orr_material m = orr_shader_material_create(
+        s, &(orr_shader_material_desc){
+               .vertex_source = RECV_VS, .fragment_source = RECV_FS, .uniforms = {{"lightIndex", ORR_UNIFORM_FLOAT}}});
+    CHECK(m.id == 0 && orr_last_result() == ORR_ERROR_SHADER_COMPILE);
+    printf("orrShadow without shadow_receiver: %s\n", orr_engine_last_error(engine));
+    m = orr_shader_material_create(s, &(orr_shader_material_desc){.vertex_source = RECV_VS,
+                                                                  .fragment_source = "#include \"mine.glsl\"\n",
+                                                                  .shadow_receiver = true});
+    CHECK(m.id == 0 && orr_last_result() == ORR_ERROR_SHADER_COMPILE);
+    printf("a user include: %s\n", orr_engine_last_error(engine));
+    orr_light l = orr_light_create(s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0, -1, 0}});
+    CHECK(orr_shadow_light_index(s, l) == 0);
+    CHECK(orr_shadow_light_index(s, (orr_light){9999}) == -1);
+    orr_scene_destroy(s);
 }
 
 int main(int argc, char **argv) {
