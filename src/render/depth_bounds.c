@@ -19,8 +19,7 @@
 extern const uint32_t orri_spv_depth_bounds_comp[], orri_spv_depth_bounds_ms_comp[];
 extern const size_t orri_spv_depth_bounds_comp_size, orri_spv_depth_bounds_ms_comp_size;
 
-#define ORRI_DB_GROUP 8u /* shaders/depth_bounds_body.glsl: 8 × 8 invocations of 4 × 4 pixels */
-#define ORRI_DB_TILE 32u
+#define ORRI_DB_TILE 32u /* pixels per group side: shaders/depth_bounds_body.glsl's 8 × 8 invocations of 4 × 4 */
 #define ORRI_DB_EMPTY 0x7f800000u /* +inf: the entry's minimum before the pass */
 
 static orr_result make_state(orr_engine *e) {
@@ -144,6 +143,9 @@ bool orri_depth_bounds_last(orr_engine *e, orr_scene *s, uint32_t slot, const or
 
 void orri_depth_bounds_deinit(orr_engine *e) {
     VkDevice d = e->gpu.device;
+    if (!e->dbounds.pool) return;
+    /* A set of an earlier target may wait in the delete queues (device idle). */
+    for (uint32_t i = 0; i < e->gpu.frame_count; i++) orri_delete_run(&e->gpu, &e->gpu.frames[i]);
     if (e->dbounds.pipeline) vkDestroyPipeline(d, e->dbounds.pipeline, NULL);
     if (e->dbounds.layout) vkDestroyPipelineLayout(d, e->dbounds.layout, NULL);
     if (e->dbounds.set_layout) vkDestroyDescriptorSetLayout(d, e->dbounds.set_layout, NULL);

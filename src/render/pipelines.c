@@ -133,7 +133,7 @@ void orri_pipelines_deinit(orr_engine *e) {
         if (lean[i]) vkDestroyShaderModule(d, lean[i], NULL);
     orri_deform_pipeline_deinit(e);
     orri_crowd_pipeline_deinit(e);
-    orri_occlusion_deinit(e); /* runs the delete queues: the depth bounds' old set goes first */
+    orri_occlusion_deinit(e);
     orri_depth_bounds_deinit(e);
     if (e->cull_pipeline) vkDestroyPipeline(d, e->cull_pipeline, NULL);
     if (e->cull_planet_pipeline) vkDestroyPipeline(d, e->cull_planet_pipeline, NULL);
