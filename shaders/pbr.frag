@@ -7,7 +7,8 @@
 //   albedo = base (1 − 0.04)(1 − metallic) (Babylon 9's default, legacy energy split)
 //   direct = Σ lights diffuse × albedo + specular × energy conservation
 //   IBL: irradiance (harmonics at the normal) × albedo × intensity × AO;
-//   radiance = cube at lod log2(size · alphaG) · 0.8 along reflect(−V, N)
+//   radiance = cube at lod log2(size · alphaG) · 0.8 along reflect(−V, N),
+//   mixed towards the irradiance by alphaG (MIX_IBL_RADIANCE_WITH_IRRADIANCE)
 //   × ((F90 − F0) · brdf.r + F0 · brdf.g) × intensity × energy conservation
 //   × radiance occlusion (and horizon occlusion with a normal map)
 //   energy conservation = 1 + F0 (1 / brdf.g − 1)
@@ -82,16 +83,21 @@ vec3 apply_fog(vec3 color) {
 }
 
 vec3 cube_dir(vec3 d) { return has(ORRI_PBR_OPPOSITE_Z) ? vec3(d.xy, -d.z) : d; }
-// The prefiltered cube at a fractional lod, blended between the two levels by
-// hand. The same value a trilinear textureLod gives by the specification; done
-// by hand because llvmpipe (Mesa 22.3) samples a cube with a per-pixel
-// fractional explicit lod wrongly (about one level too sharp on the glTF IBL
-// scenes), while integer lods are right (decision 46).
+// The prefiltered cube at a fractional lod: trilinear weights over the levels,
+// each level sampled with a constant lod. The same value a trilinear
+// textureLod gives by the specification. Done by hand because llvmpipe (Mesa
+// 22.3) takes one explicit lod per 2×2 quad: where the lod crosses an integer
+// inside a quad, some pixels sampled the wrong pair of levels (2×2 speckles
+// over normal-mapped surfaces, decision 46). A constant lod is the same in
+// every lane; a pixel samples only the one or two levels its weights touch.
 vec3 env_lod(vec3 d, float lod) {
-    float l0 = floor(lod);
-    vec3 a = textureLod(env_cube, d, l0).rgb;
-    vec3 b = textureLod(env_cube, d, l0 + 1.0).rgb;
-    return mix(a, b, lod - l0);
+    vec3 sum = vec3(0.0);
+    int top = int(pbr.ibl.x + 0.5);
+    for (int k = 0; k <= top; k++) {
+        float w = 1.0 - abs(lod - float(k));
+        if (w > 0.0) sum += w * textureLod(env_cube, d, float(k)).rgb;
+    }
+    return sum;
 }
 
 void main() {
@@ -153,10 +159,14 @@ void main() {
         float ao = 1.0;
         if (has(ORRI_PBR_TEX_OCCLUSION)) ao = mix(1.0, sample_slot(3).r, pbr.factors.w);
         float intensity = pbr.alpha.y;
-        vec3 irradiance = pbr_irradiance(pbr.sh, cube_dir(n)) * albedo * intensity * ao;
-        float lod = log2(pbr.ibl.y * (pbr_alpha_g(roughness) + aa.y)) * pbr.ibl.z + pbr.ibl.w;
+        vec3 sh_irradiance = pbr_irradiance(pbr.sh, cube_dir(n));
+        vec3 irradiance = sh_irradiance * albedo * intensity * ao;
+        float alpha_g = pbr_alpha_g(roughness) + aa.y;
+        float lod = log2(pbr.ibl.y * alpha_g) * pbr.ibl.z + pbr.ibl.w;
         vec3 r = reflect(-v, n);
-        vec3 radiance = env_lod(cube_dir(r), clamp(lod, 0.0, pbr.ibl.x));
+        // MIX_IBL_RADIANCE_WITH_IRRADIANCE (on by default in Babylon.js 9.35):
+        // rough surfaces take the irradiance in place of the blurriest levels.
+        vec3 radiance = mix(env_lod(cube_dir(r), clamp(lod, 0.0, pbr.ibl.x)), sh_irradiance, alpha_g);
         vec3 reflectance = (f90 - f0) * brdf.x + f0 * brdf.y; // getReflectanceFromBRDFLookup
         float seo = clamp((n_v_raw + ao) * (n_v_raw + ao) - 1.0 + ao, 0.0, 1.0);
         reflectance *= seo;

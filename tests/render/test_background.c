@@ -356,8 +356,9 @@ static double mad_inside(const orr_image8 *a, const orr_image8 *b, rect r) {
 /* env-default with the sphere drawn by the PBR material (env.js: albedo
  * (0.8, 0.3, 0.2), metallic 0, roughness 0.3, scene.environmentTexture =
  * environmentSpecular.env; the environment's image processing is the
- * scene's), against Babylon.js's reference: MAD 0.434 over the whole image,
- * 0.565 inside the sphere's rectangle, 0.425 outside (as the masked test). */
+ * scene's), against Babylon.js's reference: MAD 0.425 over the whole image,
+ * 0.426 inside the sphere's rectangle (0.565 before decision 77 mixed rough
+ * radiance with the irradiance), 0.425 outside (as the masked test). */
 TEST(parity_env_default_pbr_sphere) {
     orr_image8 ours, ref;
     CHECK(orr_test_load_png(orr_test_data_path("parity/env-default.png"), &ref));
@@ -379,8 +380,8 @@ TEST(parity_env_default_pbr_sphere) {
     printf("parity env-default with the PBR sphere: MAD %.4f (whole image), %.4f inside the sphere's rectangle, "
            "%.4f outside; max %d\n",
            d.mad, in, out.mad, d.max);
-    CHECK(d.mad <= 0.6);   /* measured 0.434 with the texture module's IBL data */
-    CHECK(in <= 1.0);      /* measured 0.565 */
+    CHECK(d.mad <= 0.6);   /* measured 0.425 (lavapipe) */
+    CHECK(in <= 0.6);      /* measured 0.426 (lavapipe), 0.361 (H200) */
     CHECK(out.mad <= 0.6); /* the rest of the scene as the masked test */
     orr_scene_destroy(es.scene);
     orr_texture_destroy(engine, env);

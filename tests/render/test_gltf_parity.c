@@ -5,12 +5,14 @@
  * the numbers of the reference's JSON. Right-handed build: the same scene
  * against the `<name>-rh` twin (Babylon.js with useRightHandedSystem).
  * Thresholds: the issue's target is MAD 0.25. Each threshold holds on both
- * drivers the suite runs on (lavapipe and the H200, 2026-12-02) with a small
- * margin: the textured scenes measure higher on the H200 (boxtextured 0.089
- * / 0.150, texcoord 0.207 / 0.251, texsettings 0.122 / 0.156), the IBL scenes
- * higher on lavapipe (waterbottle 0.76, normaltangent 0.59 since the
- * hand-blended lod, decision 46; llvmpipe's cube sampling with a per-pixel lod
- * is the rest); docs/parity.md tracks the gap. */
+ * drivers the suite runs on (lavapipe and the H200) with a small margin: the
+ * textured scenes measure higher on the H200 (boxtextured 0.089 / 0.150,
+ * texcoord 0.207 / 0.251, texsettings 0.122 / 0.156, 2026-12-02). The IBL
+ * scenes since decision 77 (Babylon.js mixes rough radiance with the
+ * irradiance; constant-lod level blending, 2026-12-04): waterbottle 0.125 /
+ * 0.128 RH on lavapipe; normaltangent 0.379 / 0.295 on lavapipe, over the
+ * target (sharp gold reflections: texel-level differences of the lod-0 cube
+ * sampling); docs/parity.md has the H200's numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,7 +130,7 @@ static const gltf_scene SCENES[] = {
      10,
      NULL,
      0,
-     0.90},
+     0.25},
     {"gltf-boxtextured",
      "BoxTextured/BoxTextured.gltf",
      false,
@@ -176,7 +178,7 @@ static const gltf_scene SCENES[] = {
      100,
      NULL,
      0,
-     0.70},
+     0.45},
     {"gltf-simpleinstancing",
      "SimpleInstancing/SimpleInstancing.glb",
      false,

@@ -13,6 +13,9 @@
  *   gltf-simpleinstancing SimpleInstancing.glb (EXT_mesh_gpu_instancing, 125 instances), lights
  *   gltf-fox              Fox.glb, skinned, animation group "Survey" paused at t = 1.0 s, lights
  *   gltf-boxvertexcolors  BoxVertexColors.glb, lights
+ *   gltf-waterbottle-dbgN gltf-waterbottle with every material's debugMode = N (Babylon's PBR debug views: 41
+ *                         radiance, 54 irradiance, 60 albedo, 64 alphaG, ...; decision 77); its JSON adds each
+ *                         mesh's effect defines. A diagnostic, not a reference.
  *   <name>-rh             the same with scene.useRightHandedSystem = true, set in the Scene constructor (before the
  *                         camera, lights and the import exist), every constant unchanged (as scenes/rh.js does)
  *
@@ -160,6 +163,7 @@
     }
     const res = await BABYLON.SceneLoader.ImportMeshAsync('', rootUrl(S.model), S.file, scene);
     scene.activeCamera = cam;
+    if (S.debugMode) { scene.__debugDefines = true; for (const m of scene.materials) if ('debugMode' in m) m.debugMode = S.debugMode; }
     const A = S.animation;
     scene.__gltf = { res, group: poseAt(scene, A && A.group, A && A.timeSeconds, A && A.framesPerSecond) };
     return scene;
@@ -187,6 +191,7 @@
       viewMatrix: Array.from(cam.getViewMatrix().m),
       projectionMatrix: Array.from(cam.getProjectionMatrix().m),
     };
+    if (scene.__debugDefines) out.defines = g.res.meshes.map((m) => m.subMeshes && m.subMeshes[0] && m.subMeshes[0].materialDefines ? m.subMeshes[0].materialDefines.toString() : null);
     if (g.group) {
       out.animatedGroup = { name: g.group.name, frame: g.group.animatables[0] && g.group.animatables[0].masterFrame, from: g.group.from, to: g.group.to };
       out.animatedNodes = animatedNodes(g.group).map((e) => Object.assign({ index: e.index, name: e.name, paths: e.paths }, trs(e.node)));
@@ -219,6 +224,8 @@
 
   for (const [name, S] of Object.entries(SCENES)) register(name, S, false);
   for (const [name, S] of Object.entries(SCENES)) register(name + '-rh', S, true);
+  for (const d of [2, 5, 41, 54, 60, 62, 63, 64, 65, 80, 83, 89])
+    register('gltf-waterbottle-dbg' + d, Object.assign({}, SCENES['gltf-waterbottle'], { debugMode: d }), false);
 
   /*
    * Animation export (anim-export.js): loads shared-assets/gltf/<model>/<file> into a fresh scene (handedness as
