@@ -43,9 +43,9 @@ extern const size_t orri_spv_pbr_vert_size, orri_spv_pbr_frag_size;
 typedef struct raw {
     orr_engine *e;
     orri_gpu *gpu;
-    bool cull, blend, mirrored;
+    bool cull, blend, mirrored, receiver;
     float clear[4];
-    orri_buffer streams[6], indices, scene_ubo, object, pbr;
+    orri_buffer streams[6], indices, scene_ubo, object, pbr, shadow_ubo;
     VkIndexType index_type;
     uint32_t index_count;
     VkDescriptorSetLayout set_layouts[4];
@@ -152,6 +152,8 @@ static void copy_blocks(raw *b, const orri_scene_gpu *sg, const orri_draw *d) {
            (const orri_gpu_object *)sl->objects.mapped + d->index, sizeof(orri_gpu_object), "baseline object");
     buffer(b, &b->pbr, ubo, ORRI_MEM_HOST, (const uint8_t *)sl->sys.mapped + (size_t)d->index * ORRI_SHADER_STRIDE,
            sizeof(orri_gpu_pbr), "baseline PBR block");
+    buffer(b, &b->shadow_ubo, ubo, ORRI_MEM_HOST, sl->shadow_ubo.mapped, ORRI_MAX_LIGHTS * sizeof(orri_gpu_shadow),
+           "baseline shadow block");
 }
 
 /* ---- baseline: descriptors and pipeline ------------------------------------------------------ */
@@ -160,14 +162,20 @@ static void make_layouts(raw *b) {
     VkDevice dev = b->gpu->device;
     const VkShaderStageFlags vf = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     const VkDescriptorType cis = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    const VkShaderStageFlags f = VK_SHADER_STAGE_FRAGMENT_BIT;
+    /* set 0 as the engine's scene set: scene block, objects, shadow block and
+     * each light slot's compare and raw shadow maps (pbr.frag reads them all) */
     VkDescriptorSetLayoutBinding s0[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL},
-                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL}};
+                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL},
+                                         {2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, f, NULL},
+                                         {3, cis, ORRI_MAX_LIGHTS, f, NULL},
+                                         {4, cis, ORRI_MAX_LIGHTS, f, NULL}};
     VkDescriptorSetLayoutBinding s1[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL}};
     VkDescriptorSetLayoutBinding s2[] = {{0, cis, ORRI_PBR_SLOTS, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     VkDescriptorSetLayoutBinding s3[] = {{0, cis, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
                                          {1, cis, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     const VkDescriptorSetLayoutBinding *bind[4] = {s0, s1, s2, s3};
-    const uint32_t count[4] = {2, 1, 1, 2};
+    const uint32_t count[4] = {5, 1, 1, 2};
     for (int i = 0; i < 4; i++) {
         VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                               .bindingCount = count[i],
@@ -205,9 +213,10 @@ static void texture_infos(raw *b, orr_scene *s, const orri_material *m, VkDescri
 
 static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
     VkDevice dev = b->gpu->device;
-    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2},
-                                    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-                                    {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_PBR_SLOTS + 2}};
+    VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_PBR_SLOTS + 2 + 2 * ORRI_MAX_LIGHTS}};
     VkDescriptorPoolCreateInfo pi = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 4, .poolSizeCount = 3, .pPoolSizes = sizes};
     vkok(vkCreateDescriptorPool(dev, &pi, NULL, &b->pool), "descriptor pool");
@@ -216,11 +225,18 @@ static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
                                       .descriptorSetCount = 4,
                                       .pSetLayouts = b->set_layouts};
     vkok(vkAllocateDescriptorSets(dev, &ai, b->sets), "descriptor sets");
-    VkDescriptorBufferInfo bufs[3] = {{b->scene_ubo.buffer, 0, VK_WHOLE_SIZE},
+    VkDescriptorBufferInfo bufs[4] = {{b->scene_ubo.buffer, 0, VK_WHOLE_SIZE},
                                       {b->object.buffer, 0, VK_WHOLE_SIZE},
-                                      {b->pbr.buffer, 0, VK_WHOLE_SIZE}};
-    VkDescriptorImageInfo tex[ORRI_PBR_SLOTS], ibl[2];
+                                      {b->pbr.buffer, 0, VK_WHOLE_SIZE},
+                                      {b->shadow_ubo.buffer, 0, VK_WHOLE_SIZE}};
+    VkDescriptorImageInfo tex[ORRI_PBR_SLOTS], ibl[2], cmp[ORRI_MAX_LIGHTS], rawm[ORRI_MAX_LIGHTS];
     texture_infos(b, s, m, tex, ibl);
+    /* no shadow generator in this scene: every slot holds the engine's fallback map */
+    for (int i = 0; i < ORRI_MAX_LIGHTS; i++) {
+        VkImageView fb = b->e->shadow_fallback.view;
+        cmp[i] = (VkDescriptorImageInfo){b->e->shadow_cmp_sampler, fb, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        rawm[i] = (VkDescriptorImageInfo){b->e->shadow_raw_sampler, fb, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    }
     const VkStructureType w = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     const VkDescriptorType cis = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     VkWriteDescriptorSet writes[] = {
@@ -236,6 +252,24 @@ static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
          .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &bufs[1]},
+        {.sType = w,
+         .dstSet = b->sets[0],
+         .dstBinding = 2,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+         .pBufferInfo = &bufs[3]},
+        {.sType = w,
+         .dstSet = b->sets[0],
+         .dstBinding = 3,
+         .descriptorCount = ORRI_MAX_LIGHTS,
+         .descriptorType = cis,
+         .pImageInfo = cmp},
+        {.sType = w,
+         .dstSet = b->sets[0],
+         .dstBinding = 4,
+         .descriptorCount = ORRI_MAX_LIGHTS,
+         .descriptorType = cis,
+         .pImageInfo = rawm},
         {.sType = w,
          .dstSet = b->sets[1],
          .dstBinding = 0,
@@ -261,7 +295,7 @@ static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
          .descriptorType = cis,
          .pImageInfo = &ibl[1]},
     };
-    vkUpdateDescriptorSets(dev, 6, writes, 0, NULL);
+    vkUpdateDescriptorSets(dev, 9, writes, 0, NULL);
 }
 
 static VkShaderModule module(raw *b, const uint32_t *code, size_t size) {
@@ -286,6 +320,9 @@ static void make_pipeline(raw *b) {
         {4, 4, VK_FORMAT_R32G32B32A32_SFLOAT, 0}, {5, 5, VK_FORMAT_R32G32_SFLOAT, 0}};
     b->vs = module(b, orri_spv_pbr_vert, orri_spv_pbr_vert_size);
     b->fs = module(b, orri_spv_pbr_frag, orri_spv_pbr_frag_size);
+    /* pbr.frag's constant 0 as Orrery sets it for this mesh (decision 78) */
+    orri_spec_bool recv;
+    const VkSpecializationInfo *spec = orri_spec_bool_init(&recv, b->receiver);
     VkPipelineShaderStageCreateInfo stages[] = {{.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                                                  .stage = VK_SHADER_STAGE_VERTEX_BIT,
                                                  .module = b->vs,
@@ -293,7 +330,8 @@ static void make_pipeline(raw *b) {
                                                 {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                                                  .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
                                                  .module = b->fs,
-                                                 .pName = "main"}};
+                                                 .pName = "main",
+                                                 .pSpecializationInfo = spec}};
     VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
     if (b->blend)
         blend = (VkPipelineColorBlendAttachmentState){VK_TRUE,
@@ -386,6 +424,7 @@ static void raw_create(raw *b, orr_engine *e, orr_scene *s) {
     orri_node *n = orri_scene_node(s, d->node);
     const orri_material *m = orri_scene_material(s, d->material);
     b->cull = d->cull_back, b->blend = d->transparent, b->mirrored = d->mirrored;
+    b->receiver = orri_node_mesh(n)->receive_shadows || getenv("ORR_BENCH_RECEIVER");
     orr_color4 c = s->clear_color; /* quantised as Orrery does */
     const double q[4] = {c.r, c.g, c.b, c.a};
     for (int i = 0; i < 4; i++) b->clear[i] = (float)(floor(q[i] * 255.0 + 0.5) / 255.0);
@@ -508,8 +547,8 @@ static void raw_destroy(raw *b) {
     bool own4 = b->streams[4].buffer != b->streams[3].buffer, own5 = b->streams[5].buffer != b->streams[2].buffer;
     for (int i = 0; i < 6; i++) /* 4 and 5 alias 3 and 2 when the mesh has no tangents / second UVs */
         if (i < 4 || (i == 4 && own4) || (i == 5 && own5)) orri_buffer_destroy_now(b->gpu, &b->streams[i]);
-    orri_buffer *own[] = {&b->indices, &b->scene_ubo, &b->object, &b->pbr};
-    for (int i = 0; i < 4; i++) orri_buffer_destroy_now(b->gpu, own[i]);
+    orri_buffer *own[] = {&b->indices, &b->scene_ubo, &b->object, &b->pbr, &b->shadow_ubo};
+    for (int i = 0; i < 5; i++) orri_buffer_destroy_now(b->gpu, own[i]);
 }
 
 /* Medians over `frames` baseline frames, in bench_figures' fields (the

@@ -22,6 +22,11 @@ layout(set = 2, binding = 0) uniform sampler2D tex[ORRI_PBR_SLOTS];
 layout(set = 3, binding = 0) uniform samplerCube env_cube;
 layout(set = 3, binding = 1) uniform sampler2D brdf_lut;
 #include "shadow_receive.glsl"
+// Specialisation constant 0: false in the pipelines of meshes that do not
+// receive shadows (Babylon.js compiles the SHADOW defines only for
+// receivers). The shadow code is then compiled out: on the H200 its
+// registers alone made every PBR fragment 1.7x slower (decision 78).
+layout(constant_id = 0) const bool ORRI_RECEIVER = true;
 
 #include "pbr_brdf.glsl"
 
@@ -148,7 +153,7 @@ void main() {
     vec3 diffuse = vec3(0.0), specular = vec3(0.0);
     for (uint i = 0u; i < scene.counts.x; i++) {
         PbrLit l = pbr_light(scene.lights[i], v_position, n, v, n_v, max(roughness, aa.x), f0, f90);
-        float shadow = has(ORRI_PBR_RECEIVE_SHADOWS) ? orri_shadow(i, v_position) : 1.0;
+        float shadow = ORRI_RECEIVER && has(ORRI_PBR_RECEIVE_SHADOWS) ? orri_shadow(i, v_position) : 1.0;
         diffuse += l.diffuse * shadow;
         specular += l.specular * shadow;
     }

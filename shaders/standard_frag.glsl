@@ -13,6 +13,9 @@ layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS Orri
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
 layout(set = 1, binding = 0) uniform sampler2D diffuse_tex;
 #include "shadow_receive.glsl"
+// Specialisation constant 0: false in the pipelines of meshes that do not
+// receive shadows; the shadow code is then compiled out (decision 78).
+layout(constant_id = 0) const bool ORRI_RECEIVER = true;
 
 layout(location = 0) in vec3 v_position;
 layout(location = 1) in vec3 v_normal;
@@ -94,7 +97,7 @@ void main() {
         vec3 n = normalize(v_normal);
         vec3 v = normalize(scene.eye.xyz - v_position);
         vec3 diffuse_base = vec3(0.0), specular_base = vec3(0.0);
-        bool receive = (flags & ORRI_FLAG_RECEIVE_SHADOWS) != 0u;
+        bool receive = ORRI_RECEIVER && (flags & ORRI_FLAG_RECEIVE_SHADOWS) != 0u;
         for (uint i = 0u; i < scene.counts.x; i++) {
             Lit l = light_contribution(scene.lights[i], n, v, o.specular.a);
             float shadow = receive ? orri_shadow(i, v_position) : 1.0;

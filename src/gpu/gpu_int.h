@@ -362,6 +362,19 @@ typedef struct orri_graphics_desc {
     const VkSpecializationInfo *frag_spec; /* the fragment stage's specialisation constants (NULL: none) */
     const char *label;
 } orri_graphics_desc;
+/* One boolean specialisation constant (constant_id 0), for frag_spec: the
+ * struct holds the value its info points at, so it must outlive the call. */
+typedef struct orri_spec_bool {
+    VkBool32 value;
+    VkSpecializationMapEntry entry;
+    VkSpecializationInfo info;
+} orri_spec_bool;
+static inline const VkSpecializationInfo *orri_spec_bool_init(orri_spec_bool *s, bool value) {
+    s->value = value ? VK_TRUE : VK_FALSE;
+    s->entry = (VkSpecializationMapEntry){0, 0, sizeof s->value};
+    s->info = (VkSpecializationInfo){1, &s->entry, sizeof s->value, &s->value};
+    return &s->info;
+}
 orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, VkPipeline *out);
 
 #endif

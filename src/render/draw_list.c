@@ -121,10 +121,11 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         const orri_draw *bound = d->lod_from >= 0 ? &sg->draws[d->lod_from] : d;
         orri_thin_instances *t = bound->thin ? orri_thin_of(orri_scene_node(s, bound->node)) : NULL;
         bool no_icolor = t && !t->colors; /* white instances */
-        orr_result r =
-            d->pbr
-                ? orri_pbr_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, no_icolor, &d->pipeline)
-                : orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor, &d->pipeline);
+        bool receiver = orri_node_mesh(orri_scene_node(s, d->node))->receive_shadows;
+        orr_result r = d->pbr ? orri_pbr_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, no_icolor, receiver,
+                                                  &d->pipeline)
+                              : orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor,
+                                                  receiver, &d->pipeline);
         if (r != ORR_OK) return r;
     }
     return ORR_OK;

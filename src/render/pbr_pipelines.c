@@ -64,7 +64,8 @@ void orri_pbr_pipelines_deinit(orr_engine *e) {
     memset(p, 0, sizeof *p);
 }
 
-static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, VkPipeline *out) {
+static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver,
+                        VkPipeline *out) {
     static const VkVertexInputBindingDescription bindings[] = {
         {0, 12, VK_VERTEX_INPUT_RATE_VERTEX},   {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
         {2, 8, VK_VERTEX_INPUT_RATE_VERTEX},    {3, 16, VK_VERTEX_INPUT_RATE_VERTEX},
@@ -80,11 +81,14 @@ static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bo
         {10, 7, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
     };
     orri_pbr_engine *p = &e->pbr;
+    /* pbr.frag's constant 0 (ORRI_RECEIVER): the shadow code only where the mesh receives. */
+    orri_spec_bool recv;
     uint32_t nattrs = instanced ? (no_icolor ? 10 : 11) : 6;
     orri_graphics_desc d = {
         .target = orri_target_info_of(e),
         .vert = instanced ? (no_icolor ? p->inst_nc_vert : p->inst_vert) : p->vert,
         .frag = p->frag,
+        .frag_spec = orri_spec_bool_init(&recv, receiver),
         .layout = p->layout,
         .bindings = bindings,
         .binding_count = instanced ? (no_icolor ? 7 : 8) : 6,
@@ -101,13 +105,15 @@ static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bo
     return r;
 }
 
-orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, VkPipeline *out) {
+orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver,
+                             VkPipeline *out) {
     no_icolor = no_icolor && instanced;
-    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (no_icolor ? 8u : 0u);
+    uint32_t key =
+        (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (no_icolor ? 8u : 0u) | (receiver ? 16u : 0u);
     orri_pbr_engine *p = &e->pbr;
     for (uint32_t i = 0; i < p->pipeline_count; i++)
         if (p->pipelines[i].key == key) return *out = p->pipelines[i].pipeline, ORR_OK;
-    orr_result r = build(e, cull, blend, instanced, no_icolor, out);
+    orr_result r = build(e, cull, blend, instanced, no_icolor, receiver, out);
     if (r == ORR_OK) p->pipelines[p->pipeline_count++] = (orri_std_variant){key, *out};
     return r;
 }

@@ -158,6 +158,8 @@ typedef struct pipeline_desc {
     bool instanced;         /* + world0..3 (4..7) and instanceColor (8), per instance */
     bool no_instance_color; /* instanced without location 8 */
     bool lean;              /* without UV (2) and vertex colour (3) */
+    bool standard;          /* the engine's standard fragment stage: specialise its ORRI_RECEIVER */
+    bool receiver;          /* ... to true (shadow code compiled in) */
     const char *label;
 } pipeline_desc;
 
@@ -185,10 +187,12 @@ static orr_result build_pipeline(orr_engine *e, const pipeline_desc *p, VkPipeli
         if (p->no_instance_color && i == 8) continue;
         attrs[nattrs++] = all[i];
     }
+    orri_spec_bool recv; /* standard_frag.glsl's ORRI_RECEIVER */
     orri_graphics_desc d = {
         .target = orri_target_info_of(e),
         .vert = p->vert,
         .frag = p->frag,
+        .frag_spec = p->standard ? orri_spec_bool_init(&recv, p->receiver) : NULL, /* a shader material's are its own */
         .layout = p->layout,
         .bindings = bindings,
         .binding_count = p->instanced ? 6 : 4,
@@ -222,10 +226,10 @@ VkFrontFace orri_front_face(bool mirrored) {
 }
 
 orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, bool no_icolor,
-                             VkPipeline *out) {
+                             bool receiver, VkPipeline *out) {
     no_icolor = no_icolor && lean && instanced;
-    uint32_t key =
-        (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (lean ? 8u : 0u) | (no_icolor ? 16u : 0u);
+    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (lean ? 8u : 0u) |
+                   (no_icolor ? 16u : 0u) | (receiver ? 32u : 0u);
     for (uint32_t i = 0; i < e->std_pipeline_count; i++)
         if (e->std_pipelines[i].key == key) return *out = e->std_pipelines[i].pipeline, ORR_OK;
     VkShaderModule lean_inst_vert = no_icolor ? e->std_lean_inst_nc_vert : e->std_lean_inst_vert;
@@ -233,10 +237,18 @@ orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instance
     VkShaderModule vert =
         lean ? (instanced ? lean_inst_vert : e->std_lean_vert) : (instanced ? e->std_inst_vert : e->std_vert);
     VkShaderModule frag = lean ? (instanced ? lean_inst_frag : e->std_lean_frag) : e->std_frag;
-    pipeline_desc p = {
-        vert,      frag,  e->std_layout,
-        cull,      blend, instanced,
-        no_icolor, lean,  instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
+    pipeline_desc p = {.vert = vert,
+                       .frag = frag,
+                       .layout = e->std_layout,
+                       .cull = cull,
+                       .blend = blend,
+                       .instanced = instanced,
+                       .no_instance_color = no_icolor,
+                       .lean = lean,
+                       .standard = true,
+                       .receiver = receiver,
+                       .label =
+                           instanced ? "standard material pipeline (thin instances)" : "standard material pipeline"};
     orr_result r = build_pipeline(e, &p, out);
     if (r == ORR_OK) e->std_pipelines[e->std_pipeline_count++] = (orri_std_variant){key, *out};
     return r;
@@ -287,15 +299,24 @@ orr_result orri_shader_pipeline(orr_engine *e, orri_scene_gpu *sg, uint32_t mate
     if (r == ORR_OK) r = orri_shader_module(&e->gpu, sm->vert_spv, sm->vert_size, m->label, &vert);
     if (r == ORR_OK) r = orri_shader_module(&e->gpu, sm->frag_spv, sm->frag_size, m->label, &frag);
     if (r == ORR_OK) {
-        pipeline_desc p = {vert,  frag,  g->layout, sm->back_face_culling, sm->alpha_blend, false,
-                           false, false, m->label};
+        pipeline_desc p = {.vert = vert,
+                           .frag = frag,
+                           .layout = g->layout,
+                           .cull = sm->back_face_culling,
+                           .blend = sm->alpha_blend,
+                           .label = m->label};
         r = build_pipeline(e, &p, &g->pipeline);
     }
     if (r == ORR_OK && sm->inst_vert_spv) {
         r = orri_shader_module(&e->gpu, sm->inst_vert_spv, sm->inst_vert_size, m->label, &ivert);
-        pipeline_desc p = {
-            ivert, frag,    g->layout, sm->back_face_culling, sm->alpha_blend, true, sm->ignore_instance_colors,
-            false, m->label};
+        pipeline_desc p = {.vert = ivert,
+                           .frag = frag,
+                           .layout = g->layout,
+                           .cull = sm->back_face_culling,
+                           .blend = sm->alpha_blend,
+                           .instanced = true,
+                           .no_instance_color = sm->ignore_instance_colors,
+                           .label = m->label};
         if (r == ORR_OK) r = build_pipeline(e, &p, &g->pipeline_inst);
     }
     if (ivert) vkDestroyShaderModule(e->gpu.device, ivert, NULL);

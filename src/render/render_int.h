@@ -47,12 +47,12 @@ typedef struct orri_std_pipeline {
  * material textures), set 3 (environment cube + BRDF table), the layout
  * (set 0 scene, set 1 the per-draw PBR block, sets 2 and 3), shader modules
  * and the pipeline variants (cull | blend << 1 | instanced << 2 | no instance
- * colour << 3). */
+ * colour << 3 | receives shadows << 4). */
 typedef struct orri_pbr_engine {
     VkDescriptorSetLayout tex_layout, ibl_layout;
     VkPipelineLayout layout;
     VkShaderModule vert, inst_vert, inst_nc_vert, frag;
-    orri_std_variant pipelines[16];
+    orri_std_variant pipelines[32]; /* one per key (5 bits) */
     uint32_t pipeline_count;
 } orri_pbr_engine;
 
@@ -68,7 +68,7 @@ struct orr_engine {
     VkDescriptorSetLayout scene_set_layout, sys_set_layout; /* set 1: textures.set_layout */
     VkPipelineLayout std_layout;
     VkShaderModule std_vert, std_frag;
-    orri_std_variant std_pipelines[32]; /* one per key (5 bits) */
+    orri_std_variant std_pipelines[64]; /* one per key (6 bits) */
     VkShaderModule std_inst_vert;
     VkShaderModule std_lean_vert, std_lean_frag, std_lean_inst_vert, std_lean_inst_frag; /* no UV / vertex colour */
     VkShaderModule std_lean_inst_nc_vert, std_lean_inst_nc_frag; /* ... and no instance colour */
@@ -449,7 +449,10 @@ void orri_shadow_recv_deinit(orr_engine *e);
 /* pbr_pipelines.c */
 orr_result orri_pbr_pipelines_init(orr_engine *e);
 void orri_pbr_pipelines_deinit(orr_engine *e);
-orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, VkPipeline *out);
+/* `receiver`: the mesh receives shadows (pbr.frag's ORRI_RECEIVER; without it
+ * the shadow code is compiled out, decision 78). */
+orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver,
+                             VkPipeline *out);
 /* pbr_draw.c */
 /* Draw `d` of mesh `n` with PBR material `m` (id d->material): transparency,
  * culling, the material's texture set and the scene's IBL set. */
@@ -472,9 +475,11 @@ orr_result orri_target_create(orr_engine *e);
 /* pipelines.c */
 orr_result orri_pipelines_init(orr_engine *e);
 void orri_pipelines_deinit(orr_engine *e);
-/* lean: the material has no diffuse texture and the mesh no vertex colours. */
+/* lean: the material has no diffuse texture and the mesh no vertex colours;
+ * receiver: the mesh receives shadows (else the shadow code is compiled out,
+ * decision 78). */
 orr_result orri_std_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool lean, bool no_icolor,
-                             VkPipeline *out);
+                             bool receiver, VkPipeline *out);
 VkFrontFace orri_front_face(bool mirrored);
 /* The engine's render target, for orri_graphics_desc.target: every pass
  * draws into it (colour, reverse-Z depth, the engine's MSAA). */

@@ -134,10 +134,8 @@ static orr_result make_variant(orr_shadow_generator *g, uint32_t v, VkPipeline o
                   : orri_shader_module(gpu, orri_spv_shadow_depth_instanced_vert,
                                        orri_spv_shadow_depth_instanced_vert_size, "shadow_depth_instanced.vert", &m[1]);
     if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &m[2]);
-    VkBool32 on = VK_TRUE; /* shaders/shadow_soft.glsl ORR_SOFT */
-    VkSpecializationMapEntry entry = {0, 0, sizeof on};
-    VkSpecializationInfo spec = {1, &entry, sizeof on, &on};
-    const VkSpecializationInfo *sp = (v & ORRI_SHADOW_SOFT) ? &spec : NULL;
+    orri_spec_bool on; /* shaders/shadow_soft.glsl ORR_SOFT */
+    const VkSpecializationInfo *sp = (v & ORRI_SHADOW_SOFT) ? orri_spec_bool_init(&on, true) : NULL;
     VkPipeline p[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
     if (r == ORR_OK) r = make_pipeline(g, m[0], m[2], false, alpha, sp, &p[0]);
     if (r == ORR_OK) r = make_pipeline(g, m[1], m[2], true, alpha, sp, &p[1]);
@@ -194,9 +192,8 @@ static orr_result make_wrapped(orr_shadow_generator *g, VkPipelineLayout layout,
     VkShaderModule v = VK_NULL_HANDLE, f = VK_NULL_HANDLE;
     orr_result r = orri_shader_module(gpu, code, size, "shadow depth wrapper", &v);
     if (r == ORR_OK) r = orri_shader_module(gpu, fc, fs, "shadow caster frag", &f);
-    VkBool32 on = VK_TRUE; /* shaders/shadow_soft.glsl ORR_SOFT */
-    VkSpecializationMapEntry entry = {0, 0, sizeof on};
-    VkSpecializationInfo spec = {1, &entry, sizeof on, &on};
+    orri_spec_bool on; /* shaders/shadow_soft.glsl ORR_SOFT */
+    const VkSpecializationInfo *spec = orri_spec_bool_init(&on, true);
     bool esm = g->gpu.filter_kind == ORRI_SHADOW_ESM;
     orri_graphics_desc d = {
         .target = {esm ? VK_FORMAT_R16_SFLOAT : VK_FORMAT_UNDEFINED, ORRI_DEPTH_FORMAT, VK_SAMPLE_COUNT_1_BIT},
@@ -210,7 +207,7 @@ static orr_result make_wrapped(orr_shadow_generator *g, VkPipelineLayout layout,
         .cull = VK_CULL_MODE_NONE,
         .front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE,
         .blend = ORRI_BLEND_NONE,
-        .frag_spec = soft ? &spec : NULL,
+        .frag_spec = soft ? spec : NULL,
         .label = instanced ? "shadow casters (wrapped shader material, instanced)"
                            : "shadow casters (wrapped shader material)",
     };
