@@ -1,7 +1,7 @@
 #version 450
 // The split-sum environment BRDF table (src/texture/ibl_brdf.c): texel (i, j)
-// holds, for N·V = (i + 0.5) / width and perceptual roughness
-// r = (j + 0.5) / height (GGX alpha = r²), the integrals over the GGX lobe
+// holds, for N·V = i / (width − 1) and perceptual roughness
+// r = j / (height − 1) (GGX alpha = r²; both at least 1e-3), the integrals over the GGX lobe
 //   x = ∫ (1 − V·H)^5 · D · Vis · N·L dL,   y = ∫ D · Vis · N·L dL
 // with Smith height-correlated visibility Vis (Heitz 2014, the form of
 // Babylon.js's smithVisibility_GGXCorrelated), so that the reflectance is
@@ -55,8 +55,11 @@ void main() {
     ivec2 id = ivec2(gl_GlobalInvocationID.xy);
     ivec2 size = imageSize(lut);
     if (id.x >= size.x || id.y >= size.y) return;
-    float n_v = (float(id.x) + 0.5) / float(size.x);
-    float rough = (float(id.y) + 0.5) / float(size.y);
+    // The edge texels hold the edges of the range (0 and 1), as Babylon.js's
+    // table does: a lookup at uv = 1 (rough or facing surfaces; clamp to
+    // edge) reads the value at 1, not at 1 − 0.5 / size (decision 79).
+    float n_v = max(float(id.x) / float(size.x - 1), 1e-3);
+    float rough = max(float(id.y) / float(size.y - 1), 1e-3);
     float a = rough * rough;
     vec3 v = vec3(sqrt(1.0 - n_v * n_v), 0.0, n_v);
     vec2 sum = vec2(0.0);

@@ -7,6 +7,10 @@
  * where the values run to 20 and the lobe is too sharp for its uniform
  * sampling, is further off.
  *
+ * Texel i holds the parameter i / 127 (N·V across, roughness down; floored
+ * at 1e-3), so the edge texels hold 0 and 1 as Babylon.js's table does: a
+ * lookup at 1 (rough, facing surfaces) reads the integral at 1 (decision 79).
+ *
  * 128 × 128 texels (the table is smooth: bilinear filtering between texels
  * adds less than the 1024-sample estimate's error, ~1e-3), RGBA16F
  * (storage-image writes of RGBA16F are required of every Vulkan device;

@@ -145,7 +145,8 @@ orr_result orri_texture_ibl(orr_engine *e, orr_texture cube, orri_ibl *out);
  * RGBA16F, one level, linear filtering, clamp to edge; no standard-material
  * descriptor set. Made on the GPU on first use (a one-shot compute pass:
  * waits once), freed with the engine. Orientation: texel (i, j) holds
- * N·V = (i + 0.5) / 128 and perceptual roughness = (j + 0.5) / 128 (GGX
+ * N·V = i / 127 and perceptual roughness = j / 127 (edges at 0 and 1,
+ * floored at 1e-3; decision 79) (GGX
  * alpha = roughness²): sample it at uv = (N·V, roughness), row 0 = smooth.
  * r = ∫ (1 − V·H)^5 · G_vis, g = ∫ G_vis over the GGX lobe with Smith
  * height-correlated visibility (Babylon.js BRDF_V_HEIGHT_CORRELATED), so the

@@ -611,6 +611,10 @@ static double uniform(void) {
     return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* The table's parameter at texel i (N·V or roughness): the edge texels
+ * hold 0 and 1 (decision 79), floored at 1e-3 as the shader does. */
+static double lut_param(uint32_t i) { return fmax(i / 127.0, 1e-3); }
+
 static void brdf_reference(double n_v, double rough, double out[2]) {
     double a = rough * rough, a2 = a * a, v[3] = {sqrt(1 - n_v * n_v), 0, n_v}, sx = 0, sy = 0;
     const int n = 1 << 18;
@@ -639,9 +643,9 @@ TEST(brdf_table_matches_a_cpu_integration) {
         float c[4];
         texel(h, 0, 0, pts[k][0], pts[k][1], c);
         double want[2];
-        brdf_reference((pts[k][0] + 0.5) / 128, (pts[k][1] + 0.5) / 128, want);
-        printf("  N.V %.3f rough %.3f: GPU %.4f %.4f, CPU %.4f %.4f\n", (pts[k][0] + 0.5) / 128,
-               (pts[k][1] + 0.5) / 128, c[0], c[1], want[0], want[1]);
+        brdf_reference(lut_param(pts[k][0]), lut_param(pts[k][1]), want);
+        printf("  N.V %.3f rough %.3f: GPU %.4f %.4f, CPU %.4f %.4f\n", lut_param(pts[k][0]), lut_param(pts[k][1]),
+               c[0], c[1], want[0], want[1]);
         CHECK_NEAR(c[0], want[0], 1e-2);
         CHECK_NEAR(c[1], want[1], 1e-2);
         worst = fmax(worst, fmax(fabs(c[0] - want[0]), fabs(c[1] - want[1])));
@@ -652,17 +656,24 @@ TEST(brdf_table_matches_a_cpu_integration) {
     float c[4];
     texel(h, 0, 0, 127, 0, c);
     CHECK(c[0] < 1e-3 && fabs(c[1] - 1) < 5e-3);
+    /* The corner texel holds N·V = 1, roughness 1 (decision 79), where the
+     * integral is closed-form: D = 1/π, Vis = 0.5 / (N·L + 1), so
+     * y = ∫₀¹ μ / (1 + μ) dμ = 1 − ln 2 (the texel centre's 0.9961 would give 0.3115). */
+    texel(h, 0, 0, 127, 127, c);
+    printf("  corner: y %.4f, 1 - ln 2 = %.4f\n", c[1], 1 - log(2.0));
+    CHECK_NEAR(c[1], 1 - log(2.0), 2e-3);
 }
 
 /* Babylon.js's own table (9.35, Misc/brdfTextureTools.ts: a 256² RGBD PNG,
  * row 0 = roughness 0, read with invertY = false and fromRGBD), averaged
- * over the 2 × 2 texels around our texel centres: N·V, roughness, r, g, b. */
+ * over the 2 × 2 texels around the old texel centres (i + 0.5) / 128: N·V, roughness, r, g, b;
+ * the last row is its corner texel (255, 255) alone. */
 static const double babylon_brdf[][5] = {
     {0.129, 0.129, 0.4805, 0.9914, 0.7191}, {0.379, 0.129, 0.0927, 1.0000, 0.0512},
     {0.129, 0.379, 0.2084, 0.8751, 0.6490}, {0.379, 0.379, 0.0682, 0.9158, 0.2823},
     {0.879, 0.379, 0.0003, 0.9658, 0.0290}, {0.129, 0.629, 0.0733, 0.8552, 0.5387},
     {0.629, 0.629, 0.0060, 0.7574, 0.1957}, {0.379, 0.879, 0.0090, 0.5989, 0.3345},
-    {0.879, 0.879, 0.0003, 0.4591, 0.1557},
+    {0.879, 0.879, 0.0003, 0.4591, 0.1557}, {1.0, 1.0, 0.0000, 0.3067, 0.1420}, /* the corner texel itself */
 };
 
 /* Our table against Babylon.js's at those texels: the same integrals, the
@@ -673,8 +684,19 @@ TEST(brdf_table_matches_babylon_table) {
     orr_texture h = orri_engine_textures(engine)->brdf_lut;
     for (size_t k = 0; k < sizeof babylon_brdf / sizeof babylon_brdf[0]; k++) {
         const double *b = babylon_brdf[k];
-        float c[4];
-        texel(h, 0, 0, (uint32_t)(b[0] * 128), (uint32_t)(b[1] * 128), c);
+        /* our table at Babylon's parameters: texel i holds i / 127, so blend the two texels around
+         * each (bilinear, as the sampler does) */
+        double x = b[0] * 127, y = b[1] * 127, c[3] = {0, 0, 0};
+        uint32_t x0 = (uint32_t)fmin(floor(x), 126), y0 = (uint32_t)fmin(floor(y), 126);
+        for (uint32_t dy = 0; dy < 2; dy++)
+            for (uint32_t dx = 0; dx < 2; dx++) {
+                float t[4];
+                texel(h, 0, 0, x0 + dx, y0 + dy, t);
+                double w = (dx ? x - x0 : 1 - (x - x0)) * (dy ? y - y0 : 1 - (y - y0));
+                for (int ch = 0; ch < 3; ch++) c[ch] += w * t[ch];
+            }
+        printf("  N.V %.3f rough %.3f: ours %.4f %.4f %.4f, Babylon.js %.4f %.4f %.4f\n", b[0], b[1], c[0], c[1], c[2],
+               b[2], b[3], b[4]);
         CHECK_NEAR(c[0], b[2], 1e-2);
         CHECK_NEAR(c[1], b[3], 1e-2);
         CHECK_NEAR(c[2], b[4], 1.5e-2);
