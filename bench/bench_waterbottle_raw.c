@@ -15,9 +15,14 @@
  * the shading cost is the same by construction; the same data: the vertex
  * streams from the mesh's geometry, the material's five textures, the IBL
  * cube and BRDF table (the engine's images and samplers, bound through the
- * baseline's own sets), and the uniform blocks (scene, object, PBR) copied
- * byte for byte from what Orrery uploaded for the same view. The two images
- * are compared (MAD) to show that it is the same draw.
+ * baseline's own sets), and the uniform blocks (scene, object, PBR, shadow)
+ * copied byte for byte from what Orrery uploaded for the same view; set 0
+ * has every binding pbr.frag declares (the shadow maps are the engine's
+ * fallback), and the fragment stage takes Orrery's specialisation for the
+ * mesh (ORRI_RECEIVER, decision 78; ORR_BENCH_RECEIVER=1 forces the receiver
+ * variant in the baseline only, to show the cost of the shadow code). The
+ * two images are compared (MAD) to show that it is the same draw; ctest's
+ * bench_waterbottle_same_draw requires MAD 0 with validation on.
  *
  *     bench_waterbottle_raw [--size WxH] [--msaa 1|4] [--frames F] [--png PREFIX]
  * Defaults: 1920×1080, MSAA 4, 200 frames per block; blocks interleaved
