@@ -56,8 +56,11 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
+  // PARITY_ANGLE=vulkan runs ANGLE on the machine's Vulkan driver instead (e.g. lavapipe through
+  // VK_ICD_FILENAMES): an experiment to separate rasterizer differences from maths, not how references are made.
+  ...(process.env.PARITY_ANGLE === 'vulkan'
+    ? ['--use-angle=vulkan', '--enable-features=Vulkan', '--ignore-gpu-blocklist', '--enable-gpu', '--enable-unsafe-webgpu']
+    : ['--use-angle=swiftshader', '--enable-unsafe-swiftshader']),
   '--force-device-scale-factor=1',
   '--disable-gpu-vsync',
   '--disable-frame-rate-limit',
