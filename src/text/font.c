@@ -134,7 +134,15 @@ static orr_result bake(orr_engine *e, orr_font *f, const uint8_t *data, uint32_t
                            .srgb = ORR_OFF,
                            .mips = ORR_OFF,
                            .invert_y = ORR_OFF,
-                           .sampler = {.filter = ORR_FILTER_LINEAR, .wrap_u = ORR_WRAP_CLAMP, .wrap_v = ORR_WRAP_CLAMP},
+                           /* Bilinear only: the oversampled atlas is meant to be read with
+                            * one bilinear tap (stb's prefilter did the rest). The texture
+                            * default of 4× anisotropy let the H200 widen the footprint along
+                            * the 2:1 oversampled axis even at an explicit lod 0 (lavapipe
+                            * does not), so the glyph edges differed by up to 95 levels. */
+                           .sampler = {.filter = ORR_FILTER_LINEAR,
+                                       .wrap_u = ORR_WRAP_CLAMP,
+                                       .wrap_v = ORR_WRAP_CLAMP,
+                                       .max_anisotropy = 1},
                            .label = f->label};
     orr_result r = orr_texture_create(e, &td, &f->atlas);
     orri_free(a, rgba);
