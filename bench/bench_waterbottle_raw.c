@@ -216,6 +216,17 @@ static void texture_infos(raw *b, orr_scene *s, const orri_material *m, VkDescri
     ibl[0] = image_info(info.cube), ibl[1] = image_info(orri_brdf_lut(b->e));
 }
 
+/* One descriptor write: `count` buffers or images at (set, binding). */
+static VkWriteDescriptorSet desc_write(VkDescriptorSet set, uint32_t binding, uint32_t count, VkDescriptorType type,
+                                       const VkDescriptorBufferInfo *buf, const VkDescriptorImageInfo *img) {
+    return (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                  .dstSet = set,
+                                  .dstBinding = binding,
+                                  .descriptorCount = count,
+                                  .descriptorType = type,
+                                  .pBufferInfo = buf,
+                                  .pImageInfo = img};
+}
 static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
     VkDevice dev = b->gpu->device;
     VkDescriptorPoolSize sizes[] = {
@@ -242,65 +253,20 @@ static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
         cmp[i] = (VkDescriptorImageInfo){b->e->shadow_cmp_sampler, fb, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         rawm[i] = (VkDescriptorImageInfo){b->e->shadow_raw_sampler, fb, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     }
-    const VkStructureType w = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    const VkDescriptorType cis = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    const VkDescriptorType ubo = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, ssbo = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                           cis = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     VkWriteDescriptorSet writes[] = {
-        {.sType = w,
-         .dstSet = b->sets[0],
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-         .pBufferInfo = &bufs[0]},
-        {.sType = w,
-         .dstSet = b->sets[0],
-         .dstBinding = 1,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &bufs[1]},
-        {.sType = w,
-         .dstSet = b->sets[0],
-         .dstBinding = 2,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-         .pBufferInfo = &bufs[3]},
-        {.sType = w,
-         .dstSet = b->sets[0],
-         .dstBinding = 3,
-         .descriptorCount = ORRI_MAX_LIGHTS,
-         .descriptorType = cis,
-         .pImageInfo = cmp},
-        {.sType = w,
-         .dstSet = b->sets[0],
-         .dstBinding = 4,
-         .descriptorCount = ORRI_MAX_LIGHTS,
-         .descriptorType = cis,
-         .pImageInfo = rawm},
-        {.sType = w,
-         .dstSet = b->sets[1],
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-         .pBufferInfo = &bufs[2]},
-        {.sType = w,
-         .dstSet = b->sets[2],
-         .dstBinding = 0,
-         .descriptorCount = ORRI_PBR_SLOTS,
-         .descriptorType = cis,
-         .pImageInfo = tex},
-        {.sType = w,
-         .dstSet = b->sets[3],
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = cis,
-         .pImageInfo = &ibl[0]},
-        {.sType = w,
-         .dstSet = b->sets[3],
-         .dstBinding = 1,
-         .descriptorCount = 1,
-         .descriptorType = cis,
-         .pImageInfo = &ibl[1]},
+        desc_write(b->sets[0], 0, 1, ubo, &bufs[0], NULL),
+        desc_write(b->sets[0], 1, 1, ssbo, &bufs[1], NULL),
+        desc_write(b->sets[0], 2, 1, ubo, &bufs[3], NULL),
+        desc_write(b->sets[0], 3, ORRI_MAX_LIGHTS, cis, NULL, cmp),
+        desc_write(b->sets[0], 4, ORRI_MAX_LIGHTS, cis, NULL, rawm),
+        desc_write(b->sets[1], 0, 1, ubo, &bufs[2], NULL),
+        desc_write(b->sets[2], 0, ORRI_PBR_SLOTS, cis, NULL, tex),
+        desc_write(b->sets[3], 0, 1, cis, NULL, &ibl[0]),
+        desc_write(b->sets[3], 1, 1, cis, NULL, &ibl[1]),
     };
-    vkUpdateDescriptorSets(dev, 9, writes, 0, NULL);
+    vkUpdateDescriptorSets(dev, sizeof writes / sizeof writes[0], writes, 0, NULL);
 }
 
 static VkShaderModule module(raw *b, const uint32_t *code, size_t size) {
