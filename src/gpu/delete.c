@@ -29,10 +29,6 @@
 
 #include "gpu/gpu_int.h"
 
-/* The newest frame that may use an object deleted now: the last submitted
- * one, or the next one while a command buffer is open. */
-static uint64_t use_serial(const orri_gpu *gpu) { return gpu->frame_number + (orri_gpu_work_open(gpu) ? 1 : 0); }
-
 static void destroy_item(orri_gpu *gpu, orri_delete_item *d) {
     switch (d->kind) {
     case ORRI_DEL_BUFFER: orri_buffer_destroy_queued(gpu, &d->u.buffer); break;
@@ -107,7 +103,7 @@ void orri_delete_unreserve(orri_gpu *gpu) {
 
 void orri_delete_push_reserved(orri_gpu *gpu, const orri_delete_item *item) {
     orri_delete_item it = *item;
-    it.serial = use_serial(gpu);
+    it.serial = orri_gpu_use_serial(gpu);
     orri_delete_unreserve(gpu);
     bool stored = store(gpu, &it);
     assert(stored && "a reserved place is always free");
@@ -116,7 +112,7 @@ void orri_delete_push_reserved(orri_gpu *gpu, const orri_delete_item *item) {
 
 void orri_delete_push(orri_gpu *gpu, const orri_delete_item *item) {
     orri_delete_item it = *item;
-    it.serial = use_serial(gpu);
+    it.serial = orri_gpu_use_serial(gpu);
     if ((free_places(gpu) > gpu->delete_reserved || grow(gpu)) && store(gpu, &it)) return;
     if (gpu->delete_overflow_count < ORRI_DELETE_OVERFLOW) {
         gpu->delete_overflow[gpu->delete_overflow_count++] = it;

@@ -313,6 +313,8 @@ static orr_result create_device(orri_gpu *gpu) {
     const char *knob = getenv("ORR_MULTIDRAW"); /* "0": one indirect draw per mesh (comparisons) */
     gpu->first_instance = supported.drawIndirectFirstInstance;
     gpu->multi_draw = supported.multiDrawIndirect && !(knob && strcmp(knob, "0") == 0);
+    const char *arena = getenv("ORR_GEOMETRY_ARENA"); /* "0": every geometry in its own buffers (comparisons) */
+    gpu->geometry_arena = !(arena && strcmp(arena, "0") == 0);
     const char *exts[1];
     uint32_t ext_count = 0;
 #ifdef ORR_HAVE_GLFW

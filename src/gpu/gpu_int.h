@@ -138,6 +138,10 @@ typedef struct orri_gpu {
      * the device has multiDrawIndirect (shaderDrawParameters is required) and
      * ORR_MULTIDRAW is not "0". Read at record time only, so tests may flip it. */
     bool multi_draw;
+    /* Static geometries of up to 65 536 vertices share a scene's arena
+     * chunks (geometry_arena.c, decision 80) unless ORR_GEOMETRY_ARENA is
+     * "0". Read when a geometry is uploaded, so tests may flip it. */
+    bool geometry_arena;
     /* drawIndirectFirstInstance is enabled: indirect draws may start past
      * instance 0 (the shadow passes' LOD levels, decision 70). */
     bool first_instance;
@@ -281,6 +285,11 @@ orr_result orri_staging_alloc(orri_gpu *gpu, VkDeviceSize size, VkDeviceSize *of
 /* delete.c */
 /* A command buffer is open: the current frame's, or a one-shot one. */
 static inline bool orri_gpu_work_open(const orri_gpu *gpu) { return gpu->recording || gpu->immediate_open > 0; }
+/* The newest frame that may use an object given up now: the last submitted
+ * one, or the next one while a command buffer is open. */
+static inline uint64_t orri_gpu_use_serial(const orri_gpu *gpu) {
+    return gpu->frame_number + (orri_gpu_work_open(gpu) ? 1 : 0);
+}
 /* Queues `item` for destruction once every frame that may use it has
  * completed: the frames submitted so far and, while a command buffer is
  * open, the next one. Never destroys in use, even when host memory fails;

@@ -17,6 +17,7 @@
 #include "render/renderer_int.h"
 
 static void destroy(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu *g) {
+    orri_geo_arena_release(e, sg, g); /* in a chunk: its ranges back, the buffers (views) cleared */
     for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, &g->streams[i]);
     orri_buffer_destroy_deferred(&e->gpu, &g->tangents);
     orri_buffer_destroy_deferred(&e->gpu, &g->uvs2);
@@ -115,12 +116,17 @@ static orr_result upload(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *s
     uint32_t at = place(e, sg);
     orri_geometry_gpu *g = at == UINT32_MAX ? NULL : orri_alloc(&e->host.ctx.allocator, sizeof *g);
     if (!g) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "mesh geometry");
+    memset(g, 0, sizeof *g);
     g->key = sh->key, g->index = at;
     orr_result r = ORR_OK;
-    for (int i = 0; r == ORR_OK && i < 4; i++) r = upload_stream(e, batch, g, i, &sh->geometry);
-    if (r == ORR_OK) r = upload_indices(e, batch, g, &sh->geometry);
-    if (r == ORR_OK) r = orri_pbr_upload_streams(e, batch, g, &sh->geometry);
-    if (r == ORR_OK) r = upload_deform_sources(e, batch, g, &sh->geometry);
+    if (orri_geo_arena_eligible(e, &sh->geometry)) {
+        r = orri_geo_arena_upload(e, batch, sg, g, &sh->geometry);
+    } else {
+        for (int i = 0; r == ORR_OK && i < 4; i++) r = upload_stream(e, batch, g, i, &sh->geometry);
+        if (r == ORR_OK) r = upload_indices(e, batch, g, &sh->geometry);
+        if (r == ORR_OK) r = orri_pbr_upload_streams(e, batch, g, &sh->geometry);
+        if (r == ORR_OK) r = upload_deform_sources(e, batch, g, &sh->geometry);
+    }
     if (r != ORR_OK) {
         destroy(e, sg, g);
         return r;
@@ -145,6 +151,7 @@ orr_result orri_geometry_gpu_acquire(orr_engine *e, VkCommandBuffer batch, orri_
     memcpy(mg->streams, g->streams, sizeof mg->streams);
     mg->tangents = g->tangents, mg->uvs2 = g->uvs2, mg->indices = g->indices;
     mg->index_type = g->index_type, mg->index_count = g->index_count, mg->has_colors = g->has_colors;
+    mg->first_index = g->first_index, mg->vertex_offset = g->vertex_offset;
     return ORR_OK;
 }
 
@@ -159,4 +166,5 @@ void orri_geometry_gpu_deinit(orr_engine *e, orri_scene_gpu *sg) {
         if (sg->geos[i]) destroy(e, sg, sg->geos[i]); /* none left once every mesh record is released */
     orri_free(&e->host.ctx.allocator, sg->geos);
     sg->geos = NULL, sg->geo_cap = 0;
+    orri_geo_arena_deinit(e, sg);
 }

@@ -257,6 +257,7 @@ typedef struct orri_crowd_gpu orri_crowd_gpu;   /* crowd_gpu.c */
 /* The GPU copy of one shared geometry (orri_geometry_share, geometry_gpu.c):
  * uploaded once per scene, reference counted by the mesh records drawing it,
  * its buffers freed through the delete queue when the last one goes. */
+typedef struct orri_geo_chunk orri_geo_chunk; /* geometry_arena.c */
 typedef struct orri_geometry_gpu {
     uint64_t key;               /* orri_geometry_share.key */
     uint32_t refs;              /* orri_mesh_gpu records using it */
@@ -270,7 +271,14 @@ typedef struct orri_geometry_gpu {
     VkIndexType index_type;
     uint32_t index_count;
     bool has_colors;
-    VkDeviceSize bytes; /* every buffer above */
+    VkDeviceSize bytes; /* every buffer above (in a chunk: its ranges' bytes) */
+    /* In the scene's geometry arena (decision 80): the buffers above are
+     * the chunk's (not owned) and the geometry's vertices and indices start
+     * at vertex_offset and first_index; NULL: its own buffers, both 0. */
+    orri_geo_chunk *chunk;
+    uint32_t vertex_count; /* in the chunk: its vertex range's length */
+    uint32_t first_index;
+    int32_t vertex_offset;
 } orri_geometry_gpu;
 
 /* A drawn mesh: its geometry's buffers (views of `geo`'s, not owned) and
@@ -283,7 +291,9 @@ typedef struct orri_mesh_gpu {
     orri_buffer indices;
     VkIndexType index_type;
     uint32_t index_count;
-    uint32_t draw_index; /* its draw in orri_scene_gpu.draws; UINT32_MAX: none (invisible) */
+    uint32_t first_index;  /* where its indices start in `indices` (the geometry's) */
+    int32_t vertex_offset; /* added to every index: where its vertices start in the streams */
+    uint32_t draw_index;   /* its draw in orri_scene_gpu.draws; UINT32_MAX: none (invisible) */
     bool has_colors;
     orri_deform_gpu *deform; /* skinned or morphed: the pre-pass's outputs replace streams 0 and 1 */
     orri_crowd_gpu *crowd;   /* a skinned crowd's mesh: drawn by orri_crowd_record */
@@ -425,7 +435,9 @@ typedef struct orri_scene_gpu {
     uint32_t mesh_cap;
     orri_geometry_gpu **geos; /* shared geometries' GPU copies (NULL: free place) */
     uint32_t geo_cap, geo_count;
-    VkDeviceSize geo_bytes;   /* their buffers' bytes */
+    VkDeviceSize geo_bytes;  /* their buffers' bytes */
+    orri_geo_chunk **chunks; /* the geometry arena's chunks (NULL: free place; geometry_arena.c) */
+    uint32_t chunk_cap;
     orri_shader_gpu *shaders; /* indexed by material slot */
     uint32_t shader_cap;
     orri_render_plugin *plugins[ORRI_MAX_PLUGINS];
@@ -468,6 +480,15 @@ uint64_t orri_pbr_frame_key(orr_engine *e, orr_scene *s);
 void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, void *block);
 /* The tangent and second-UV streams of a new mesh, into `batch`. */
 orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g, const orr_geometry *geo);
+/* geometry_arena.c (decision 80): whether geometry `geo` enters the scene's
+ * arena; places and uploads it into `batch` (g's buffers become views of a
+ * chunk's, with its offsets); gives its ranges back (reused once no frame in
+ * flight reads them); frees the chunks at scene release. */
+bool orri_geo_arena_eligible(const orr_engine *e, const orr_geometry *geo);
+orr_result orri_geo_arena_upload(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orri_geometry_gpu *g,
+                                 const orr_geometry *geo);
+void orri_geo_arena_release(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu *g);
+void orri_geo_arena_deinit(orr_engine *e, orri_scene_gpu *sg);
 
 /* engine.c */
 orr_result orri_target_create(orr_engine *e);

@@ -584,7 +584,7 @@ static uint64_t pass_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_
     if (sg->mesh_occl_draws) write_occl_entry(sl, i, d, sphere.center, sphere.radius, cpu_count);
     if (sl->written[i] != count) {
         orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
-        args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, 0, 0, 0};
+        args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, cpu_count, mg->first_index, mg->vertex_offset, 0};
         sl->written[i] = count;
         e->gpu.bytes_uploaded += sizeof *args;
     }
@@ -679,7 +679,8 @@ static uint64_t camera_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orr
         visible += count;
         if (sg->mesh_occl_draws) write_occl_entry(sl, i, d, p, c->r, count);
         if (sl->written[i] != count) {
-            args[i] = (VkDrawIndexedIndirectCommand){sg->meshes[orri_scene_slot(d->node)].index_count, count, 0, 0, 0};
+            const orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
+            args[i] = (VkDrawIndexedIndirectCommand){mg->index_count, count, mg->first_index, mg->vertex_offset, 0};
             sl->written[i] = count;
             e->gpu.bytes_uploaded += sizeof *args;
         }

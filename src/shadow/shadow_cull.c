@@ -165,7 +165,8 @@ void orri_shadow_cull_record(orr_shadow_generator *g, orri_scene_gpu *sg, orr_sc
             c->info = (orri_uvec4){t->count, a0 * 5 + 1, 0, 0};
             for (uint32_t l = 0; l < en->levels; l++) {
                 orri_mesh_gpu *lg = &sg->meshes[orri_scene_slot(sg->draws[en->level_draw[l]].node)];
-                args[a0 + l] = (VkDrawIndexedIndirectCommand){lg->index_count, 0, 0, 0, 0};
+                args[a0 + l] =
+                    (VkDrawIndexedIndirectCommand){lg->index_count, 0, lg->first_index, lg->vertex_offset, 0};
                 cursors[a0 + l] = 0;
             }
             if (en->levels == 1) continue;

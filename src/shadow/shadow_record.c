@@ -240,7 +240,7 @@ static void draw_level(layer_rec *r, uint32_t i, uint32_t li, uint32_t level) {
                                      sizeof(VkDrawIndexedIndirectCommand),
                                  1, sizeof(VkDrawIndexedIndirectCommand));
     else
-        vkCmdDrawIndexed(r->cmd, mg->index_count, instances, 0, 0, 0);
+        vkCmdDrawIndexed(r->cmd, mg->index_count, instances, mg->first_index, mg->vertex_offset, 0);
 }
 
 static void draw_caster(layer_rec *r, uint32_t i) {

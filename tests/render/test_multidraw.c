@@ -30,8 +30,19 @@ typedef struct city {
     orr_mesh meshes[N];
 } city;
 
-/* `hidden`: a mesh index (or -1) created hidden. */
-static city make_city(int hidden) {
+/* Mesh i's own geometry (make_city with `own`): boxes of several sizes and
+ * small spheres, so vertex and index counts differ from mesh to mesh. */
+static void own_geometry(int i, orr_geometry *g) {
+    if (i % 7 == 3)
+        CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 3 + i % 4, .diameter = 1.2}, NULL, g) == ORR_OK);
+    else
+        CHECK(orr_geometry_build_box(&(orr_box_desc){.width = 1 + (i % 3) * 0.3, .height = 1, .depth = 0.6}, NULL, g) ==
+              ORR_OK);
+}
+
+/* `hidden`: a mesh index (or -1) created hidden; `own`: every mesh has its
+ * own geometry (else all share mesh 0's box). */
+static city make_city_of(int hidden, bool own) {
     city c = {0};
     CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = "multidraw city"}, &c.s) == ORR_OK);
     orr_light_create(c.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0.3, -1, 0.5}});
@@ -53,12 +64,17 @@ static city make_city(int hidden) {
                          : i == TEXTURED                ? textured
                          : i == GLASS || i == GLASS + 1 ? glass
                                                         : red;
-        c.meshes[i] = orr_mesh_create(c.s, &(orr_mesh_desc){.geometry = i ? NULL : &g,
-                                                            .share_geometry = i ? c.meshes[0] : (orr_mesh){0},
+        orr_geometry mine;
+        if (own) own_geometry(i, &mine);
+        c.meshes[i] = orr_mesh_create(c.s, &(orr_mesh_desc){.geometry = own ? &mine
+                                                                        : i ? NULL
+                                                                            : &g,
+                                                            .share_geometry = own || !i ? (orr_mesh){0} : c.meshes[0],
                                                             .material = m,
                                                             .position = {(i % 8 - 3.5) * 2.5, 0, (i / 8 - 3.5) * 2.5},
                                                             .rotation = {0, 0.4 * i, 0},
                                                             .scaling = {i == MIRRORED ? -1 : 1, 1 + (i % 5) * 0.4, 1}});
+        if (own) orr_geometry_free(&mine);
         if (i == hidden) orr_mesh_set_visible(c.s, c.meshes[i], false);
     }
     orr_geometry_free(&g);
@@ -67,6 +83,8 @@ static city make_city(int hidden) {
                  .position = {4, 14, -18}, .target = ORR_DVEC3(0, 0, 0), .fov = 0.9, .near = 0.5, .far = 200});
     return c;
 }
+
+static city make_city(int hidden) { return make_city_of(hidden, false); }
 
 static const orri_scene_gpu *gpu_of(orr_scene *s) { return s->render_state; }
 
@@ -145,6 +163,151 @@ TEST(culling_a_mesh_inside_a_run_hides_exactly_that_mesh) {
     CHECK(m == 0 && control > 0.01);
     orr_test_image_free(&a), orr_test_image_free(&b), orr_test_image_free(&p);
     orr_scene_destroy(c.s), orr_scene_destroy(ref.s), orr_scene_destroy(plain.s);
+}
+
+/* ---- the geometry arena (decision 80) ---- */
+
+/* Renders as render() with the arena on or off for the geometries uploaded
+ * by this render (read at upload: a new scene's first render). */
+static void render_arena(city *c, bool merge, bool arena, orr_image8 *img) {
+    bool was = engine->gpu.geometry_arena;
+    engine->gpu.geometry_arena = arena;
+    render(c, merge, img);
+    engine->gpu.geometry_arena = was;
+}
+
+static const orri_mesh_gpu *mesh_gpu(orr_scene *s, orr_mesh m) {
+    return &gpu_of(s)->meshes[orri_scene_slot(orr_mesh_node(m).id)];
+}
+
+/* Whether the vertex ranges [vertex_offset, + vertex_count) and the index
+ * ranges of `n` meshes of one chunk are pairwise disjoint. */
+static bool ranges_disjoint(orr_scene *s, const orr_mesh *m, int n) {
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const orri_geometry_gpu *a = mesh_gpu(s, m[i])->geo, *b = mesh_gpu(s, m[j])->geo;
+            if (a == b) return false;
+            int64_t va = a->vertex_offset, vb = b->vertex_offset;
+            if (va < vb + b->vertex_count && vb < va + a->vertex_count) return false;
+            if (a->first_index < b->first_index + b->index_count && b->first_index < a->first_index + a->index_count)
+                return false;
+        }
+    return true;
+}
+
+TEST(own_geometries_share_an_arena_chunk_and_merge) {
+    city on = make_city_of(-1, true), off = make_city_of(-1, true), shared = make_city(-1);
+    orr_image8 a, b, c;
+    render_arena(&on, true, true, &a);
+    render_arena(&off, true, false, &b); /* control: own buffers per mesh, merging allowed */
+    render(&shared, true, &c);
+    orr_test_save_png(orr_test_out_path("multidraw-own-geometries.png"), &a);
+    const orri_mesh_gpu *m0 = mesh_gpu(on.s, on.meshes[0]);
+    CHECK(m0->geo->chunk != NULL && m0->index_type == VK_INDEX_TYPE_UINT16);
+    uint32_t spheres = 0;
+    for (int i = 0; i < N; i++) {
+        const orri_mesh_gpu *mg = mesh_gpu(on.s, on.meshes[i]), *mo = mesh_gpu(off.s, off.meshes[i]);
+        CHECK(mg->geo->chunk == m0->geo->chunk && mg->streams[0].buffer == m0->streams[0].buffer &&
+              mg->indices.buffer == m0->indices.buffer);
+        CHECK(mg->first_index == mg->geo->first_index && mg->vertex_offset == mg->geo->vertex_offset);
+        CHECK(mo->geo->chunk == NULL && mo->first_index == 0 && mo->vertex_offset == 0);
+        CHECK(mg->index_count == mo->index_count);
+        spheres += i % 7 == 3;
+    }
+    CHECK(spheres == 9 && ranges_disjoint(on.s, on.meshes, N));
+    const orri_slot *so = last_slot(on.s), *sf = last_slot(off.s);
+    printf("own geometries, draw commands: arena %u, own buffers %u (runs %d)\n", so->draw_cmds[0], sf->draw_cmds[0],
+           OPAQUE_RUNS);
+    CHECK(so->draw_cmds[0] == OPAQUE_RUNS && sf->draw_cmds[0] == N - 2);
+    orr_diff d = orr_test_compare(&a, &b);
+    double control = mad(&a, &c);
+    printf("arena + runs vs own buffers: MAD %.4f, max %d; vs the shared-box city (control) %.4f\n", d.mad, d.max,
+           control);
+    CHECK(d.mad == 0 && d.max == 0 && control > 0.01);
+    orr_test_image_free(&a), orr_test_image_free(&b), orr_test_image_free(&c);
+    orr_scene_destroy(on.s), orr_scene_destroy(off.s), orr_scene_destroy(shared.s);
+}
+
+/* The highest vertex a mesh of `c` uses, plus one. */
+static uint32_t vertex_end(city *c) {
+    uint32_t end = 0;
+    for (int i = 0; i < N; i++) {
+        if (!c->meshes[i].id) continue;
+        const orri_geometry_gpu *g = mesh_gpu(c->s, c->meshes[i])->geo;
+        if (g->chunk && (uint32_t)g->vertex_offset + g->vertex_count > end) end = g->vertex_offset + g->vertex_count;
+    }
+    return end;
+}
+
+/* Meshes 1..8 replaced by new geometries (ids `base` + k). */
+static void replace_meshes(city *c, int base) {
+    orr_material red = orr_mesh_get_material(c->s, c->meshes[11]);
+    for (int i = 1; i <= 8; i++) {
+        orr_mesh_destroy(c->s, c->meshes[i]);
+        orr_geometry g;
+        own_geometry(base + i, &g);
+        c->meshes[i] = orr_mesh_create(
+            c->s, &(orr_mesh_desc){
+                      .geometry = &g, .material = red, .position = {(i % 8 - 3.5) * 2.5, 0.5 * base / 100, -8.75}});
+        orr_geometry_free(&g);
+    }
+}
+
+TEST(freed_arena_ranges_are_reused_once_no_frame_reads_them) {
+    city c = make_city_of(-1, true), ref = make_city_of(-1, true);
+    orr_image8 a, b;
+    render_arena(&c, true, true, &a);
+    render_arena(&ref, true, false, &b);
+    orr_test_image_free(&a), orr_test_image_free(&b);
+    const orri_geo_chunk *chunk = mesh_gpu(c.s, c.meshes[0])->geo->chunk;
+    uint32_t end = vertex_end(&c), freed_at = (uint32_t)mesh_gpu(c.s, c.meshes[1])->vertex_offset;
+    /* Removed and added in one frame while a frame in flight still reads the
+     * removed ranges: the new geometries go past the end. */
+    CHECK(orr_engine_render(engine, c.s) == ORR_OK);
+    replace_meshes(&c, 100), replace_meshes(&ref, 100);
+    CHECK(orr_engine_render(engine, c.s) == ORR_OK);
+    for (int i = 1; i <= 8; i++) {
+        const orri_geometry_gpu *g = mesh_gpu(c.s, c.meshes[i])->geo;
+        CHECK(g->chunk == chunk && (uint32_t)g->vertex_offset >= end);
+    }
+    uint32_t end2 = vertex_end(&c);
+    /* Once those frames completed, the next geometries take the lowest free
+     * ranges: those of the first removal. */
+    render(&c, true, &a);
+    orr_test_image_free(&a);
+    replace_meshes(&c, 200);
+    render_arena(&ref, true, false, &b);
+    orr_test_image_free(&b);
+    replace_meshes(&ref, 200);
+    /* A geometry of more than 65 536 vertices keeps its own buffers (32-bit indices). */
+    orr_geometry big;
+    CHECK(orr_geometry_build_sphere(&(orr_sphere_desc){.segments = 200, .diameter = 3}, NULL, &big) == ORR_OK);
+    CHECK(big.vertex_count > 65536);
+    orr_mesh_desc bd = {.geometry = &big, .material = orr_mesh_get_material(c.s, c.meshes[11]), .position = {0, 3, 0}};
+    orr_mesh big_mesh = orr_mesh_create(c.s, &bd);
+    bd.material = orr_mesh_get_material(ref.s, ref.meshes[11]);
+    orr_mesh_create(ref.s, &bd);
+    orr_geometry_free(&big);
+    render(&c, true, &a);
+    render_arena(&ref, true, false, &b);
+    bool reused = true;
+    for (int i = 1; i <= 8; i++) {
+        const orri_geometry_gpu *g = mesh_gpu(c.s, c.meshes[i])->geo;
+        reused &= g->chunk == chunk && (uint32_t)g->vertex_offset >= freed_at && (uint32_t)g->vertex_offset < end;
+    }
+    const orri_mesh_gpu *bg = mesh_gpu(c.s, big_mesh);
+    printf("arena: first end %u, after the same-frame replacement %u, after reuse %u; big sphere in its own "
+           "buffers: %d\n",
+           end, end2, vertex_end(&c), bg->geo->chunk == NULL);
+    CHECK(reused && end2 > end && vertex_end(&c) <= end);
+    CHECK(bg->geo->chunk == NULL && bg->index_type == VK_INDEX_TYPE_UINT32 && bg->vertex_offset == 0);
+    CHECK(ranges_disjoint(c.s, c.meshes, N));
+    orr_test_save_png(orr_test_out_path("multidraw-arena-reused.png"), &a);
+    orr_diff d = orr_test_compare(&a, &b);
+    printf("reused ranges vs own buffers, same meshes: MAD %.4f, max %d\n", d.mad, d.max);
+    CHECK(d.mad == 0 && d.max == 0);
+    orr_test_image_free(&a), orr_test_image_free(&b);
+    orr_scene_destroy(c.s), orr_scene_destroy(ref.s);
 }
 
 int main(int argc, char **argv) {

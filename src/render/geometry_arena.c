@@ -1,0 +1,289 @@
+/* geometry_arena.c — a scene's static geometries suballocated from shared
+ * chunks (decision 80), so meshes that each have their own geometry still
+ * bind the same vertex and index buffers and merge into multi-draw runs
+ * (record.c, decision 68): each draw's arguments carry its firstIndex and
+ * vertexOffset.
+ *
+ * Invariants:
+ * - A chunk holds the six vertex streams (position, normal, uv, colour; the
+ *   PBR tangents and uvs2, created the first time a geometry brings them) of
+ *   vertex_cap vertices, and index_cap 16-bit indices. A geometry takes one
+ *   vertex range and one index range of one chunk; its indices are local to
+ *   its vertex range (the draw's vertexOffset adds the range's start).
+ * - Only immutable, undeformed geometries enter (no joints, weights or morph
+ *   targets: the deform and crowd pre-passes read streams from offset 0), of
+ *   1 to 65 536 vertices and 1 to ORRI_ARENA_MAX_INDICES indices; any other
+ *   keeps its own buffers (geometry_gpu.c).
+ * - Free ranges are sorted by start and never adjacent (freeing coalesces).
+ *   A freed range carries the serial of the newest frame that may still read
+ *   it (orri_gpu_use_serial) and is handed out again only once that frame has
+ *   completed (gpu->frame_done), so a reused range is never written while a
+ *   frame in flight draws the geometry that had it.
+ * - Chunks never move or grow (their buffers are bound by recorded
+ *   secondaries); a full arena gets a new chunk, twice the arena's size up to
+ *   ORRI_ARENA_MAX_VERTICES. A chunk whose last geometry goes is destroyed
+ *   through the delete queue. */
+#include <string.h>
+
+#include "render/renderer_int.h"
+
+enum {
+    ORRI_ARENA_MIN_VERTICES = 1 << 14,
+    ORRI_ARENA_MAX_VERTICES = 1 << 19,
+    ORRI_ARENA_MAX_INDICES = 4 * ORRI_ARENA_MAX_VERTICES,
+};
+
+typedef struct orri_range {
+    uint32_t at, count;
+    uint64_t serial; /* reusable once every frame up to it completed */
+} orri_range;
+
+typedef struct orri_ranges {
+    orri_range *r;
+    uint32_t n, cap;
+} orri_ranges;
+
+struct orri_geo_chunk {
+    orri_buffer streams[4], tangents, uvs2, indices;
+    uint32_t vertex_cap, index_cap;
+    uint32_t live; /* geometries in it */
+    uint32_t slot; /* its place in orri_scene_gpu.chunks */
+    orri_ranges vfree, ifree;
+};
+
+static const size_t stream_stride[4] = {12, 12, 8, 16};
+
+bool orri_geo_arena_eligible(const orr_engine *e, const orr_geometry *geo) {
+    return e->gpu.geometry_arena && geo->vertex_count >= 1 && geo->vertex_count <= 65536 && geo->index_count >= 1 &&
+           geo->index_count <= ORRI_ARENA_MAX_INDICES && geo->indices && !geo->joints && !geo->weights &&
+           !geo->morph_count;
+}
+
+/* The first free range of `count` that no frame in flight reads; its start,
+ * or UINT32_MAX. */
+static uint32_t take(orri_ranges *l, uint32_t count, uint64_t done) {
+    for (uint32_t i = 0; i < l->n; i++) {
+        orri_range *r = &l->r[i];
+        if (r->count < count || r->serial > done) continue;
+        uint32_t at = r->at;
+        r->at += count, r->count -= count;
+        if (!r->count) memmove(r, r + 1, (size_t)(l->n-- - i - 1) * sizeof *r);
+        return at;
+    }
+    return UINT32_MAX;
+}
+
+/* Returns [at, at + count) to the list, merged with its neighbours. Only
+ * growing the list can fail (no host memory): the range is then lost to
+ * the chunk (never handed out twice), which is freed whole when its last
+ * geometry goes. */
+static void give(const orr_allocator *a, orri_ranges *l, uint32_t at, uint32_t count, uint64_t serial) {
+    uint32_t lo = 0, hi = l->n;
+    while (lo < hi) { /* the first range starting after `at` */
+        uint32_t mid = (lo + hi) / 2;
+        if (l->r[mid].at < at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    orri_range *prev = lo ? &l->r[lo - 1] : NULL, *next = lo < l->n ? &l->r[lo] : NULL;
+    bool join_prev = prev && prev->at + prev->count == at, join_next = next && at + count == next->at;
+    if (join_prev && join_next) {
+        prev->count += count + next->count;
+        prev->serial = serial > prev->serial ? serial : prev->serial;
+        prev->serial = next->serial > prev->serial ? next->serial : prev->serial;
+        memmove(next, next + 1, (size_t)(l->n-- - lo - 1) * sizeof *next);
+        return;
+    }
+    if (join_prev || join_next) {
+        orri_range *r = join_prev ? prev : next;
+        if (join_next) r->at = at;
+        r->count += count;
+        r->serial = serial > r->serial ? serial : r->serial;
+        return;
+    }
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 8;
+        orri_range *p = orri_realloc(a, l->r, (size_t)cap * sizeof *p);
+        if (!p) return;
+        l->r = p, l->cap = cap;
+    }
+    memmove(&l->r[lo + 1], &l->r[lo], (size_t)(l->n - lo) * sizeof *l->r);
+    l->r[lo] = (orri_range){at, count, serial};
+    l->n++;
+}
+
+static void chunk_destroy(orr_engine *e, orri_scene_gpu *sg, orri_geo_chunk *c) {
+    const orr_allocator *a = &e->host.ctx.allocator;
+    for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, &c->streams[i]);
+    orri_buffer_destroy_deferred(&e->gpu, &c->tangents);
+    orri_buffer_destroy_deferred(&e->gpu, &c->uvs2);
+    orri_buffer_destroy_deferred(&e->gpu, &c->indices);
+    orri_free(a, c->vfree.r);
+    orri_free(a, c->ifree.r);
+    if (c->slot < sg->chunk_cap && sg->chunks[c->slot] == c) sg->chunks[c->slot] = NULL;
+    orri_free(a, c);
+}
+
+static orr_result chunk_buffer(orr_engine *e, orri_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage,
+                               const char *label) {
+    return orri_buffer_create(&e->gpu, size, usage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_DEVICE, label, b);
+}
+
+/* A new chunk that holds at least `vertices` and `indices`, twice the
+ * arena's size so far (within the bounds), in a free place of the table. */
+static orr_result chunk_create(orr_engine *e, orri_scene_gpu *sg, uint32_t vertices, uint32_t indices,
+                               orri_geo_chunk **out) {
+    const orr_allocator *a = &e->host.ctx.allocator;
+    uint64_t total = 0;
+    uint32_t slot = UINT32_MAX;
+    for (uint32_t i = 0; i < sg->chunk_cap; i++) {
+        if (sg->chunks[i])
+            total += sg->chunks[i]->vertex_cap;
+        else if (slot == UINT32_MAX)
+            slot = i;
+    }
+    if (slot == UINT32_MAX) {
+        uint32_t cap = sg->chunk_cap ? sg->chunk_cap * 2 : 8;
+        orri_geo_chunk **p = orri_realloc(a, sg->chunks, (size_t)cap * sizeof *p);
+        if (!p) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "geometry arena");
+        memset(p + sg->chunk_cap, 0, (size_t)(cap - sg->chunk_cap) * sizeof *p);
+        slot = sg->chunk_cap;
+        sg->chunks = p, sg->chunk_cap = cap;
+    }
+    uint32_t vcap = ORRI_ARENA_MIN_VERTICES;
+    while (vcap < total && vcap < ORRI_ARENA_MAX_VERTICES) vcap *= 2;
+    while (vcap < vertices) vcap *= 2;
+    uint32_t icap = 4 * vcap;
+    while (icap < indices) icap *= 2;
+    orri_geo_chunk *c = orri_alloc(a, sizeof *c);
+    if (!c) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "geometry arena chunk");
+    memset(c, 0, sizeof *c);
+    c->vertex_cap = vcap, c->index_cap = icap, c->slot = slot;
+    static const char *const label[4] = {"arena positions", "arena normals", "arena uvs", "arena colours"};
+    orr_result r = ORR_OK;
+    for (int i = 0; r == ORR_OK && i < 4; i++)
+        r = chunk_buffer(e, &c->streams[i], stream_stride[i] * vcap, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, label[i]);
+    if (r == ORR_OK)
+        r = chunk_buffer(e, &c->indices, (VkDeviceSize)icap * 2, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "arena indices");
+    c->vfree.r = r == ORR_OK ? orri_alloc(a, 8 * sizeof(orri_range)) : NULL;
+    c->ifree.r = c->vfree.r ? orri_alloc(a, 8 * sizeof(orri_range)) : NULL;
+    if (r == ORR_OK && !c->ifree.r) r = orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "geometry arena chunk");
+    if (r != ORR_OK) {
+        chunk_destroy(e, sg, c);
+        return r;
+    }
+    c->vfree.cap = c->ifree.cap = 8;
+    c->vfree.r[0] = (orri_range){0, vcap, 0}, c->vfree.n = 1;
+    c->ifree.r[0] = (orri_range){0, icap, 0}, c->ifree.n = 1;
+    sg->chunks[slot] = c;
+    *out = c;
+    return ORR_OK;
+}
+
+/* A vertex range and an index range of one chunk (an existing one first). */
+static orr_result place(orr_engine *e, orri_scene_gpu *sg, uint32_t vertices, uint32_t indices, orri_geo_chunk **out,
+                        uint32_t *vat, uint32_t *iat) {
+    uint64_t done = e->gpu.frame_done;
+    for (uint32_t i = 0; i < sg->chunk_cap; i++) {
+        orri_geo_chunk *c = sg->chunks[i];
+        if (!c || (*vat = take(&c->vfree, vertices, done)) == UINT32_MAX) continue;
+        if ((*iat = take(&c->ifree, indices, done)) != UINT32_MAX) {
+            *out = c;
+            return ORR_OK;
+        }
+        give(&e->host.ctx.allocator, &c->vfree, *vat, vertices, 0); /* undo: it was free and unread */
+    }
+    orr_result r = chunk_create(e, sg, vertices, indices, out);
+    if (r != ORR_OK) return r;
+    *vat = take(&(*out)->vfree, vertices, done);
+    *iat = take(&(*out)->ifree, indices, done);
+    return ORR_OK;
+}
+
+/* The chunk's PBR stream `b` (tangents or uvs2), created on first use. */
+static orr_result pbr_stream(orr_engine *e, orri_geo_chunk *c, orri_buffer *b, size_t stride, const char *label) {
+    if (b->buffer) return ORR_OK;
+    return chunk_buffer(e, b, stride * c->vertex_cap, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, label);
+}
+
+static orr_result upload_vertices(orr_engine *e, VkCommandBuffer batch, orri_geo_chunk *c, uint32_t vat,
+                                  const orr_geometry *geo) {
+    const void *data[4] = {geo->positions, geo->normals, geo->uvs, geo->colors};
+    size_t v = geo->vertex_count;
+    float *fill = NULL;
+    orr_result r = ORR_OK;
+    for (int i = 0; r == ORR_OK && i < 4; i++) {
+        const void *src = data[i];
+        if (!src) { /* absent: zero normals and UVs, white colours (reused ranges hold old data) */
+            if (!fill) fill = orri_alloc(&e->host.ctx.allocator, v * 16);
+            if (!fill) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
+            for (size_t k = 0; k < v * 4; k++) fill[k] = i == 3 ? 1.0f : 0.0f;
+            src = fill;
+        }
+        r = orri_buffer_upload(&e->gpu, batch, &c->streams[i], stream_stride[i] * vat, src, stream_stride[i] * v);
+    }
+    orri_free(&e->host.ctx.allocator, fill);
+    if (r == ORR_OK && geo->tangents) r = pbr_stream(e, c, &c->tangents, 16, "arena tangents");
+    if (r == ORR_OK && geo->tangents)
+        r = orri_buffer_upload(&e->gpu, batch, &c->tangents, 16 * vat, geo->tangents, 16 * v);
+    if (r == ORR_OK && geo->uvs2) r = pbr_stream(e, c, &c->uvs2, 8, "arena uvs2");
+    if (r == ORR_OK && geo->uvs2) r = orri_buffer_upload(&e->gpu, batch, &c->uvs2, 8 * vat, geo->uvs2, 8 * v);
+    return r;
+}
+
+static orr_result upload_indices(orr_engine *e, VkCommandBuffer batch, orri_geo_chunk *c, uint32_t iat,
+                                 const orr_geometry *geo) {
+    size_t bytes = (size_t)geo->index_count * 2;
+    uint16_t *idx16 = orri_alloc(&e->host.ctx.allocator, bytes);
+    if (!idx16) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
+    for (uint32_t k = 0; k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
+    orr_result r = orri_buffer_upload(&e->gpu, batch, &c->indices, (VkDeviceSize)iat * 2, idx16, bytes);
+    orri_free(&e->host.ctx.allocator, idx16);
+    return r;
+}
+
+orr_result orri_geo_arena_upload(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orri_geometry_gpu *g,
+                                 const orr_geometry *geo) {
+    orri_geo_chunk *c = NULL;
+    uint32_t vat, iat;
+    orr_result r = place(e, sg, geo->vertex_count, geo->index_count, &c, &vat, &iat);
+    if (r != ORR_OK) return r;
+    c->live++;
+    g->chunk = c, g->vertex_offset = (int32_t)vat, g->first_index = iat;
+    g->vertex_count = geo->vertex_count, g->index_count = geo->index_count;
+    r = upload_vertices(e, batch, c, vat, geo);
+    if (r == ORR_OK) r = upload_indices(e, batch, c, iat, geo);
+    if (r != ORR_OK) { /* nothing read the ranges: free now */
+        orri_geo_arena_release(e, sg, g);
+        return r;
+    }
+    memcpy(g->streams, c->streams, sizeof g->streams);
+    g->tangents = geo->tangents ? c->tangents : (orri_buffer){0};
+    g->uvs2 = geo->uvs2 ? c->uvs2 : (orri_buffer){0};
+    g->indices = c->indices;
+    g->index_type = VK_INDEX_TYPE_UINT16;
+    g->bytes = (VkDeviceSize)geo->vertex_count * (48 + (geo->tangents ? 16 : 0) + (geo->uvs2 ? 8 : 0)) +
+               (VkDeviceSize)geo->index_count * 2;
+    return ORR_OK;
+}
+
+void orri_geo_arena_release(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu *g) {
+    orri_geo_chunk *c = g->chunk;
+    if (!c) return;
+    const orr_allocator *a = &e->host.ctx.allocator;
+    uint64_t serial = orri_gpu_use_serial(&e->gpu);
+    give(a, &c->vfree, (uint32_t)g->vertex_offset, g->vertex_count, serial);
+    give(a, &c->ifree, g->first_index, g->index_count, serial);
+    g->chunk = NULL;
+    memset(g->streams, 0, sizeof g->streams);
+    g->tangents = g->uvs2 = g->indices = (orri_buffer){0};
+    if (--c->live == 0) chunk_destroy(e, sg, c);
+}
+
+void orri_geo_arena_deinit(orr_engine *e, orri_scene_gpu *sg) {
+    for (uint32_t i = 0; i < sg->chunk_cap; i++)
+        if (sg->chunks[i]) chunk_destroy(e, sg, sg->chunks[i]); /* none left once every geometry is released */
+    orri_free(&e->host.ctx.allocator, sg->chunks);
+    sg->chunks = NULL, sg->chunk_cap = 0;
+}
