@@ -24,6 +24,22 @@ extern const size_t orri_spv_shadow_depth_vert_size, orri_spv_shadow_depth_insta
 #define ORRI_SHADOW_PUSH 124u /* mat4 + 3 vec4 + uint + 2 float (shaders/shadow_soft.glsl) */
 _Static_assert(sizeof(orri_shadow_push) == ORRI_SHADOW_PUSH, "shadow push constants");
 
+/* One 2D view per layer of an array image (cascades, a point light's faces);
+ * none for a single layer. */
+static orr_result layer_views(orri_gpu *gpu, const orri_image *img, VkFormat format, VkImageAspectFlags aspect,
+                              uint32_t layers, VkImageView *views, const char *what) {
+    orr_result r = ORR_OK;
+    for (uint32_t k = 0; r == ORR_OK && layers > 1 && k < layers; k++) {
+        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+                                    .image = img->image,
+                                    .viewType = VK_IMAGE_VIEW_TYPE_2D,
+                                    .format = format,
+                                    .subresourceRange = {aspect, 0, 1, k, 1}};
+        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &views[k]), what);
+    }
+    return r;
+}
+
 static orr_result make_images(orr_shadow_generator *g) {
     orri_shadow_gpu *s = &g->gpu;
     orri_gpu *gpu = &g->engine->gpu;
@@ -37,28 +53,18 @@ static orr_result make_images(orr_shadow_generator *g) {
                          .array = true,
                          .label = "shadow map"};
     orr_result r = orri_image_create(gpu, &d, &s->depth);
-    for (uint32_t k = 0; r == ORR_OK && s->layers > 1 && k < s->layers; k++) {
-        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-                                    .image = s->depth.image,
-                                    .viewType = VK_IMAGE_VIEW_TYPE_2D,
-                                    .format = d.format,
-                                    .subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, k, 1}};
-        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &s->layer_views[k]), "shadow layer view");
-    }
+    if (r == ORR_OK)
+        r = layer_views(gpu, &s->depth, d.format, VK_IMAGE_ASPECT_DEPTH_BIT, s->layers, s->layer_views,
+                        "shadow layer view");
     if (r != ORR_OK || s->filter_kind != ORRI_SHADOW_ESM) return r;
     d.format = VK_FORMAT_R16_SFLOAT;
     d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
     d.aspect = VK_IMAGE_ASPECT_COLOR_BIT;
     d.label = "shadow ESM map";
     r = orri_image_create(gpu, &d, &s->esm[0]);
-    for (uint32_t k = 0; r == ORR_OK && s->layers > 1 && k < s->layers; k++) { /* a point light's faces */
-        VkImageViewCreateInfo vi = {.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-                                    .image = s->esm[0].image,
-                                    .viewType = VK_IMAGE_VIEW_TYPE_2D,
-                                    .format = d.format,
-                                    .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, k, 1}};
-        r = orri_vk_check(gpu, vkCreateImageView(gpu->device, &vi, NULL, &s->esm_layer_views[k]), "ESM layer view");
-    }
+    if (r == ORR_OK) /* a point light's faces */
+        r = layer_views(gpu, &s->esm[0], d.format, VK_IMAGE_ASPECT_COLOR_BIT, s->layers, s->esm_layer_views,
+                        "ESM layer view");
     return r;
 }
 
