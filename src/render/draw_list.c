@@ -31,6 +31,8 @@ uint64_t orri_structure_key(orr_engine *e, orr_scene *s) {
     h = orri_mix(h, s->environment_texture.id);              /* the PBR IBL set */
     h = orri_mix(h, ((uint64_t)e->width << 32) | e->height); /* viewport and scissor (orr_engine_resize) */
     h = orri_mix(h, orri_scene_material_slots(s));
+    const orri_scene_gpu *sg = s->render_state;
+    h = orri_mix(h, sg && sg->shadow_plugins ? 1 : 0); /* receivers' pipelines (pick_pipelines) */
     return orri_mix(h, s->structure_version);
 }
 
@@ -121,7 +123,10 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
         const orri_draw *bound = d->lod_from >= 0 ? &sg->draws[d->lod_from] : d;
         orri_thin_instances *t = bound->thin ? orri_thin_of(orri_scene_node(s, bound->node)) : NULL;
         bool no_icolor = t && !t->colors; /* white instances */
-        bool receiver = orri_node_mesh(orri_scene_node(s, d->node))->receive_shadows;
+        /* As Babylon.js compiles a receiver's SHADOW defines only for the
+         * generators that exist: no generator, no shadow code (decision 78's
+         * cost) even when the mesh receives. */
+        bool receiver = orri_node_mesh(orri_scene_node(s, d->node))->receive_shadows && sg->shadow_plugins;
         orr_result r = d->pbr ? orri_pbr_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, no_icolor, receiver,
                                                   &d->pipeline)
                               : orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor,
@@ -176,6 +181,8 @@ orr_result orri_draw_list_rebuild(orr_engine *e, orri_scene_gpu *sg, orr_scene *
     if (r != ORR_OK) return r;
     for (orri_node_iter it = orri_scene_each_mesh(s); r == ORR_OK && orri_node_next(&it);)
         r = add_draw(e, batch, sg, s, &it);
+    orr_result rf = orri_geo_arena_flush(e, sg); /* the arena's gathered copies (decision 80) */
+    if (r == ORR_OK) r = rf;
     orr_result r2 = orri_immediate_end(&e->gpu, batch); /* also on failure: the copies recorded so far */
     if (r != ORR_OK) return r;
     if (r2 != ORR_OK) return r2;

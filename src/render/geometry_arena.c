@@ -43,15 +43,37 @@ typedef struct orri_ranges {
     uint32_t n, cap;
 } orri_ranges;
 
+/* Bytes uploaded to one of a chunk's buffers and not yet copied: elements
+ * [lo, hi) of the buffer (vertices, or indices), held on the host. */
+typedef struct orri_pending {
+    uint32_t lo, hi; /* lo == hi: none */
+    uint8_t *host;
+    size_t cap;
+} orri_pending;
+
+/* A chunk's buffers, in the order of orri_pending's (streams[4], tangents,
+ * uvs2, indices: contiguous in the struct). */
+enum { ORRI_ARENA_BUFFERS = 7, ORRI_ARENA_TANGENTS = 4, ORRI_ARENA_UVS2 = 5, ORRI_ARENA_INDICES = 6 };
+static const size_t elem_size[ORRI_ARENA_BUFFERS] = {12, 12, 8, 16, 16, 8, 2};
+
 struct orri_geo_chunk {
     orri_buffer streams[4], tangents, uvs2, indices;
     uint32_t vertex_cap, index_cap;
     uint32_t live; /* geometries in it */
     uint32_t slot; /* its place in orri_scene_gpu.chunks */
     orri_ranges vfree, ifree;
+    /* Uploads are gathered per buffer while consecutive geometries fill
+     * consecutive ranges, and copied with one command per run (a first frame
+     * of 10^5 small geometries recorded 5 * 10^5 copies before). */
+    orri_pending pending[ORRI_ARENA_BUFFERS];
+    VkCommandBuffer batch; /* the rebuild's batch the pending copies go into */
 };
 
-static const size_t stream_stride[4] = {12, 12, 8, 16};
+static orri_buffer *chunk_buf(orri_geo_chunk *c, int k) {
+    orri_buffer *b[ORRI_ARENA_BUFFERS] = {&c->streams[0], &c->streams[1], &c->streams[2], &c->streams[3],
+                                          &c->tangents,   &c->uvs2,       &c->indices};
+    return b[k];
+}
 
 bool orri_geo_arena_eligible(const orr_engine *e, const orr_geometry *geo) {
     return e->gpu.geometry_arena && geo->vertex_count >= 1 && geo->vertex_count <= 65536 && geo->index_count >= 1 &&
@@ -115,6 +137,7 @@ static void give(const orr_allocator *a, orri_ranges *l, uint32_t at, uint32_t c
 
 static void chunk_destroy(orr_engine *e, orri_scene_gpu *sg, orri_geo_chunk *c) {
     const orr_allocator *a = &e->host.ctx.allocator;
+    for (int k = 0; k < ORRI_ARENA_BUFFERS; k++) orri_free(a, c->pending[k].host); /* no geometry reads them now */
     for (int i = 0; i < 4; i++) orri_buffer_destroy_deferred(&e->gpu, &c->streams[i]);
     orri_buffer_destroy_deferred(&e->gpu, &c->tangents);
     orri_buffer_destroy_deferred(&e->gpu, &c->uvs2);
@@ -163,7 +186,7 @@ static orr_result chunk_create(orr_engine *e, orri_scene_gpu *sg, uint32_t verti
     static const char *const label[4] = {"arena positions", "arena normals", "arena uvs", "arena colours"};
     orr_result r = ORR_OK;
     for (int i = 0; r == ORR_OK && i < 4; i++)
-        r = chunk_buffer(e, &c->streams[i], stream_stride[i] * vcap, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, label[i]);
+        r = chunk_buffer(e, &c->streams[i], elem_size[i] * vcap, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, label[i]);
     if (r == ORR_OK)
         r = chunk_buffer(e, &c->indices, (VkDeviceSize)icap * 2, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "arena indices");
     c->vfree.r = r == ORR_OK ? orri_alloc(a, 8 * sizeof(orri_range)) : NULL;
@@ -201,46 +224,67 @@ static orr_result place(orr_engine *e, orri_scene_gpu *sg, uint32_t vertices, ui
     return ORR_OK;
 }
 
-/* The chunk's PBR stream `b` (tangents or uvs2), created on first use. */
-static orr_result pbr_stream(orr_engine *e, orri_geo_chunk *c, orri_buffer *b, size_t stride, const char *label) {
-    if (b->buffer) return ORR_OK;
-    return chunk_buffer(e, b, stride * c->vertex_cap, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, label);
+/* Records the copy of buffer k's pending elements into the batch. */
+static orr_result flush_one(orr_engine *e, orri_scene_gpu *sg, orri_geo_chunk *c, int k) {
+    orri_pending *p = &c->pending[k];
+    if (p->lo == p->hi) return ORR_OK;
+    size_t z = elem_size[k];
+    orr_result r = orri_buffer_upload(&e->gpu, c->batch, chunk_buf(c, k), (VkDeviceSize)p->lo * z, p->host,
+                                      (VkDeviceSize)(p->hi - p->lo) * z);
+    p->lo = p->hi = 0;
+    sg->arena_copies++;
+    return r;
 }
 
-static orr_result upload_vertices(orr_engine *e, VkCommandBuffer batch, orri_geo_chunk *c, uint32_t vat,
-                                  const orr_geometry *geo) {
-    const void *data[4] = {geo->positions, geo->normals, geo->uvs, geo->colors};
-    size_t v = geo->vertex_count;
-    float *fill = NULL;
-    orr_result r = ORR_OK;
-    for (int i = 0; r == ORR_OK && i < 4; i++) {
-        const void *src = data[i];
-        if (!src) { /* absent: zero normals and UVs, white colours (reused ranges hold old data) */
-            if (!fill) fill = orri_alloc(&e->host.ctx.allocator, v * 16);
-            if (!fill) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "vertex fill");
-            for (size_t k = 0; k < v * 4; k++) fill[k] = i == 3 ? 1.0f : 0.0f;
-            src = fill;
-        }
-        r = orri_buffer_upload(&e->gpu, batch, &c->streams[i], stream_stride[i] * vat, src, stream_stride[i] * v);
+/* Room for `count` more elements at the end of buffer k's pending run,
+ * which must continue at element `at` (else the run is copied first). */
+static orr_result append(orr_engine *e, orri_scene_gpu *sg, orri_geo_chunk *c, int k, uint32_t at, uint32_t count,
+                         void **out) {
+    orri_pending *p = &c->pending[k];
+    orr_result r = p->lo != p->hi && at != p->hi ? flush_one(e, sg, c, k) : ORR_OK;
+    if (r != ORR_OK) return r;
+    if (p->lo == p->hi) p->lo = p->hi = at;
+    size_t z = elem_size[k], used = (size_t)(p->hi - p->lo) * z, need = used + (size_t)count * z;
+    if (need > p->cap) {
+        size_t cap = p->cap ? p->cap : 4096;
+        while (cap < need) cap *= 2;
+        uint8_t *h = orri_realloc(&e->host.ctx.allocator, p->host, cap);
+        if (!h) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "geometry arena upload");
+        p->host = h, p->cap = cap;
     }
-    orri_free(&e->host.ctx.allocator, fill);
-    if (r == ORR_OK && geo->tangents) r = pbr_stream(e, c, &c->tangents, 16, "arena tangents");
-    if (r == ORR_OK && geo->tangents)
-        r = orri_buffer_upload(&e->gpu, batch, &c->tangents, 16 * vat, geo->tangents, 16 * v);
-    if (r == ORR_OK && geo->uvs2) r = pbr_stream(e, c, &c->uvs2, 8, "arena uvs2");
-    if (r == ORR_OK && geo->uvs2) r = orri_buffer_upload(&e->gpu, batch, &c->uvs2, 8 * vat, geo->uvs2, 8 * v);
-    return r;
+    p->hi += count;
+    *out = p->host + used;
+    return ORR_OK;
 }
 
-static orr_result upload_indices(orr_engine *e, VkCommandBuffer batch, orri_geo_chunk *c, uint32_t iat,
-                                 const orr_geometry *geo) {
-    size_t bytes = (size_t)geo->index_count * 2;
-    uint16_t *idx16 = orri_alloc(&e->host.ctx.allocator, bytes);
-    if (!idx16) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "indices");
-    for (uint32_t k = 0; k < geo->index_count; k++) idx16[k] = (uint16_t)geo->indices[k];
-    orr_result r = orri_buffer_upload(&e->gpu, batch, &c->indices, (VkDeviceSize)iat * 2, idx16, bytes);
-    orri_free(&e->host.ctx.allocator, idx16);
-    return r;
+/* The chunk's PBR stream k (tangents or uvs2), created on first use. */
+static orr_result pbr_stream(orr_engine *e, orri_geo_chunk *c, int k) {
+    if (chunk_buf(c, k)->buffer) return ORR_OK;
+    return chunk_buffer(e, chunk_buf(c, k), elem_size[k] * c->vertex_cap, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                        k == ORRI_ARENA_TANGENTS ? "arena tangents" : "arena uvs2");
+}
+
+static orr_result stage(orr_engine *e, orri_scene_gpu *sg, orri_geo_chunk *c, uint32_t vat, uint32_t iat,
+                        const orr_geometry *geo) {
+    const float *data[6] = {geo->positions, geo->normals, geo->uvs, geo->colors, geo->tangents, geo->uvs2};
+    uint32_t v = geo->vertex_count;
+    for (int k = 0; k < 6; k++) {
+        if (k >= ORRI_ARENA_TANGENTS && !data[k]) continue; /* absent PBR streams: the draw binds another */
+        float *dst = NULL;
+        orr_result r = k >= ORRI_ARENA_TANGENTS ? pbr_stream(e, c, k) : ORR_OK;
+        if (r == ORR_OK) r = append(e, sg, c, k, vat, v, (void **)&dst);
+        if (r != ORR_OK) return r;
+        size_t floats = (size_t)v * elem_size[k] / 4;
+        if (data[k])
+            memcpy(dst, data[k], floats * 4);
+        else /* absent: zero normals and UVs, white colours (a reused range holds old data) */
+            for (size_t f = 0; f < floats; f++) dst[f] = k == 3 ? 1.0f : 0.0f;
+    }
+    uint16_t *idx = NULL;
+    orr_result r = append(e, sg, c, ORRI_ARENA_INDICES, iat, geo->index_count, (void **)&idx);
+    if (r != ORR_OK) return r;
+    for (uint32_t k = 0; k < geo->index_count; k++) idx[k] = (uint16_t)geo->indices[k];
+    return ORR_OK;
 }
 
 orr_result orri_geo_arena_upload(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orri_geometry_gpu *g,
@@ -252,9 +296,9 @@ orr_result orri_geo_arena_upload(orr_engine *e, VkCommandBuffer batch, orri_scen
     c->live++;
     g->chunk = c, g->vertex_offset = (int32_t)vat, g->first_index = iat;
     g->vertex_count = geo->vertex_count, g->index_count = geo->index_count;
-    r = upload_vertices(e, batch, c, vat, geo);
-    if (r == ORR_OK) r = upload_indices(e, batch, c, iat, geo);
-    if (r != ORR_OK) { /* nothing read the ranges: free now */
+    c->batch = batch; /* nothing is pending from another batch: each rebuild flushes before its batch ends */
+    r = stage(e, sg, c, vat, iat, geo);
+    if (r != ORR_OK) { /* nothing reads the ranges: freed (what was staged for them is harmless) */
         orri_geo_arena_release(e, sg, g);
         return r;
     }
@@ -279,6 +323,21 @@ void orri_geo_arena_release(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu
     memset(g->streams, 0, sizeof g->streams);
     g->tangents = g->uvs2 = g->indices = (orri_buffer){0};
     if (--c->live == 0) chunk_destroy(e, sg, c);
+}
+
+orr_result orri_geo_arena_flush(orr_engine *e, orri_scene_gpu *sg) {
+    orr_result r = ORR_OK;
+    for (uint32_t i = 0; i < sg->chunk_cap; i++) {
+        orri_geo_chunk *c = sg->chunks[i];
+        for (int k = 0; c && k < ORRI_ARENA_BUFFERS; k++) {
+            orr_result rk = flush_one(e, sg, c, k);
+            if (r == ORR_OK) r = rk;
+            orri_free(&e->host.ctx.allocator, c->pending[k].host); /* a first frame's worth: not kept */
+            c->pending[k].host = NULL, c->pending[k].cap = 0;
+        }
+        if (c) c->batch = VK_NULL_HANDLE;
+    }
+    return r;
 }
 
 void orri_geo_arena_deinit(orr_engine *e, orri_scene_gpu *sg) {

@@ -192,6 +192,9 @@ typedef struct orri_render_plugin {
     orr_result (*record)(orr_engine *e, orr_scene *s, const orri_view *v, uint32_t slot, int stage,
                          VkCommandBuffer secondary, void *state);
     void (*release)(orr_engine *e, orr_scene *s, void *state);
+    /* A shadow generator: while the scene has none, receivers get the
+     * pipelines without the shadow code (draw_list.c). */
+    bool casts_shadows;
     /* Renderer-owned: one secondary per slot and stage, recorded when stale. */
     VkCommandBuffer cmds[ORRI_MAX_FRAMES][ORRI_STAGE_COUNT];
     uint64_t recorded_epoch[ORRI_MAX_FRAMES];
@@ -438,10 +441,12 @@ typedef struct orri_scene_gpu {
     VkDeviceSize geo_bytes;  /* their buffers' bytes */
     orri_geo_chunk **chunks; /* the geometry arena's chunks (NULL: free place; geometry_arena.c) */
     uint32_t chunk_cap;
+    uint64_t arena_copies;    /* copy commands the arena recorded (read by tests) */
     orri_shader_gpu *shaders; /* indexed by material slot */
     uint32_t shader_cap;
     orri_render_plugin *plugins[ORRI_MAX_PLUGINS];
     uint32_t plugin_count;
+    uint32_t shadow_plugins; /* plugins that cast shadows (part of the structure key) */
     /* PBR (pbr_draw.c): per material slot its texture set, and the scene's
      * IBL set; sets are replaced (old ones through the delete queue), never
      * rewritten, so nothing in flight sees a change. */
@@ -488,6 +493,9 @@ bool orri_geo_arena_eligible(const orr_engine *e, const orr_geometry *geo);
 orr_result orri_geo_arena_upload(orr_engine *e, VkCommandBuffer batch, orri_scene_gpu *sg, orri_geometry_gpu *g,
                                  const orr_geometry *geo);
 void orri_geo_arena_release(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu *g);
+/* Records the copies gathered by orri_geo_arena_upload into the batch it
+ * was given (one per run of consecutive ranges); before the batch ends. */
+orr_result orri_geo_arena_flush(orr_engine *e, orri_scene_gpu *sg);
 void orri_geo_arena_deinit(orr_engine *e, orri_scene_gpu *sg);
 
 /* engine.c */

@@ -40,6 +40,7 @@ orr_result orri_scene_add_plugin(orr_engine *e, orr_scene *s, const orri_render_
         }
     }
     sg->plugins[sg->plugin_count++] = np;
+    sg->shadow_plugins += np->casts_shadows;
     *out = np;
     return ORR_OK;
 }
@@ -59,6 +60,7 @@ void orri_scene_remove_plugin(orr_engine *e, orr_scene *s, orri_render_plugin *p
             memcpy(it.u.cmd.cmds, p->cmds[k], sizeof p->cmds[k]);
             orri_delete_push(&e->gpu, &it);
         }
+        sg->shadow_plugins -= p->casts_shadows;
         orri_free(&e->host.ctx.allocator, p);
         sg->plugins[i] = sg->plugins[--sg->plugin_count];
         return;

@@ -148,10 +148,13 @@ orr_result orr_shadow_generator_create(orr_scene *s, orr_light light, const orr_
     g->point = point, g->light_type = orri_node_light(ln)->desc.type;
     orr_result r = orri_shadow_gpu_make(g);
     if (r == ORR_OK)
-        r = orri_scene_add_plugin(
-            e, s,
-            &(orri_render_plugin){.name = what, .state = g, .update = orri_shadow_update, .release = plugin_release},
-            &g->plugin);
+        r = orri_scene_add_plugin(e, s,
+                                  &(orri_render_plugin){.name = what,
+                                                        .state = g,
+                                                        .update = orri_shadow_update,
+                                                        .release = plugin_release,
+                                                        .casts_shadows = true},
+                                  &g->plugin);
     if (r != ORR_OK) {
         plugin_release(e, s, g);
         return r;

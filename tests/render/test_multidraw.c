@@ -215,6 +215,10 @@ TEST(own_geometries_share_an_arena_chunk_and_merge) {
         spheres += i % 7 == 3;
     }
     CHECK(spheres == 9 && ranges_disjoint(on.s, on.meshes, N));
+    /* The 64 geometries filled consecutive ranges: one copy per stream and
+     * one for the indices (absent colours are filled white, so four streams). */
+    printf("arena copy commands for %d geometries: %llu\n", N, (unsigned long long)gpu_of(on.s)->arena_copies);
+    CHECK(gpu_of(on.s)->arena_copies == 5);
     const orri_slot *so = last_slot(on.s), *sf = last_slot(off.s);
     printf("own geometries, draw commands: arena %u, own buffers %u (runs %d)\n", so->draw_cmds[0], sf->draw_cmds[0],
            OPAQUE_RUNS);

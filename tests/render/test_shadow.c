@@ -364,19 +364,27 @@ TEST(shadow_thin_instances) {
     orr_test_mirror_disabled = false;
 }
 
+/* base_scene with a 30 m ground (receiving) and a 2 m box on it. */
+static orr_scene *ground_box_scene(orr_light *sun, orr_mesh *ground, orr_mesh *box) {
+    orr_scene *s = base_scene(sun);
+    orr_geometry g;
+    orr_geometry_build_ground(&(orr_ground_desc){.width = 30, .height = 30}, NULL, &g);
+    *ground = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 0, 0});
+    orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g);
+    *box = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 1, 0});
+    orr_shadow_set_receiver(s, *ground, true);
+    return s;
+}
+
 /* A PBR material receives (shaders/pbr.frag). */
 TEST(shadow_pbr_receiver) {
     orr_test_mirror_disabled = true;
     orr_light sun;
-    orr_scene *s = base_scene(&sun);
-    orr_geometry g;
-    orr_geometry_build_ground(&(orr_ground_desc){.width = 30, .height = 30}, NULL, &g);
-    orr_material pbr = orr_pbr_material_create(
-        s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(0.8, 0.8, 0.8, 1), .metallic = ORR_F64(0)});
-    orr_mesh ground = mesh_of(s, &g, pbr, (orr_dvec3){0, 0, 0});
-    orr_geometry_build_box(&(orr_box_desc){.size = 2}, NULL, &g);
-    orr_mesh box = mesh_of(s, &g, (orr_material){0}, (orr_dvec3){0, 1, 0});
-    orr_shadow_set_receiver(s, ground, true);
+    orr_mesh ground, box;
+    orr_scene *s = ground_box_scene(&sun, &ground, &box);
+    orr_mesh_set_material(s, ground,
+                          orr_pbr_material_create(s, &(orr_pbr_material_desc){.base_color = ORR_RGBA(0.8, 0.8, 0.8, 1),
+                                                                              .metallic = ORR_F64(0)}));
     CHECK(orr_shadow_get_receiver(s, ground) && !orr_shadow_get_receiver(s, box));
     orr_shadow_generator *gen;
     REQUIRE(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.map_size = 512}, &gen) == ORR_OK);
@@ -388,6 +396,59 @@ TEST(shadow_pbr_receiver) {
     printf("PBR receiver: MAD %.4f, receiving again %.4f\n", recv, again);
     CHECK(recv > 0.1); /* measured 0.28: the box's shadow on the PBR ground */
     CHECK(fabs(again - recv) < 1e-9);
+    orr_scene_destroy(s);
+    orr_test_mirror_disabled = false;
+}
+
+/* A receiver compiles the shadow code only while the scene has a shadow
+ * generator (Babylon.js adds a receiver's SHADOW defines per generator):
+ * without one it draws with the pipeline of a mesh that does not receive,
+ * the same picture; a generator brings the receiver pipeline and the
+ * shadow, and destroying it takes both away again. */
+static VkPipeline draw_pipeline(orr_scene *s, orr_mesh m) {
+    const orri_scene_gpu *sg = s->render_state;
+    for (uint32_t i = 0; i < sg->draw_count; i++)
+        if (sg->draws[i].node == orr_mesh_node(m).id) return sg->draws[i].pipeline;
+    return VK_NULL_HANDLE;
+}
+
+static VkPipeline std_pipeline_of(orr_scene *s, orr_mesh m, bool receiver) {
+    const orri_scene_gpu *sg = s->render_state;
+    for (uint32_t i = 0; i < sg->draw_count; i++) {
+        const orri_draw *d = &sg->draws[i];
+        if (d->node != orr_mesh_node(m).id) continue;
+        VkPipeline p = VK_NULL_HANDLE;
+        CHECK(orri_std_pipeline(engine, d->cull_back, d->transparent, d->thin != NULL, d->lean, false, receiver, &p) ==
+              ORR_OK);
+        return p;
+    }
+    return VK_NULL_HANDLE;
+}
+
+TEST(shadow_receiver_without_generator_has_no_shadow_code) {
+    orr_test_mirror_disabled = true;
+    orr_light sun;
+    orr_mesh ground, box;
+    orr_scene *s = ground_box_scene(&sun, &ground, &box);
+    orr_image8 before, with, after;
+    REQUIRE(render_save(s, "shadow-receiver-no-generator.png", &before));
+    VkPipeline plain = std_pipeline_of(s, ground, false), recv = std_pipeline_of(s, ground, true);
+    CHECK(plain && recv && plain != recv);
+    CHECK(draw_pipeline(s, ground) == plain);
+    orr_shadow_generator *gen;
+    REQUIRE(orr_shadow_generator_create(s, sun, &(orr_shadow_desc){.map_size = 512}, &gen) == ORR_OK);
+    orr_shadow_add_caster(gen, box);
+    REQUIRE(render_save(s, "shadow-receiver-generator.png", &with));
+    CHECK(draw_pipeline(s, ground) == recv);
+    orr_shadow_generator_destroy(gen);
+    REQUIRE(render_save(s, "shadow-receiver-generator-gone.png", &after));
+    CHECK(draw_pipeline(s, ground) == plain);
+    double shadow = orr_test_compare(&before, &with).mad, back = orr_test_compare(&before, &after).mad;
+    printf("receiver without a generator: plain pipeline; with one: MAD %.4f (the shadow); generator destroyed: MAD "
+           "%.4f\n",
+           shadow, back);
+    CHECK(shadow > 0.1 && back == 0);
+    orr_test_image_free(&before), orr_test_image_free(&with), orr_test_image_free(&after);
     orr_scene_destroy(s);
     orr_test_mirror_disabled = false;
 }
