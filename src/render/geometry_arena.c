@@ -33,16 +33,6 @@ enum {
     ORRI_ARENA_MAX_INDICES = 4 * ORRI_ARENA_MAX_VERTICES,
 };
 
-typedef struct orri_range {
-    uint32_t at, count;
-    uint64_t serial; /* reusable once every frame up to it completed */
-} orri_range;
-
-typedef struct orri_ranges {
-    orri_range *r;
-    uint32_t n, cap;
-} orri_ranges;
-
 /* Bytes uploaded to one of a chunk's buffers and not yet copied: elements
  * [lo, hi) of the buffer (vertices, or indices), held on the host. */
 typedef struct orri_pending {
@@ -81,9 +71,7 @@ bool orri_geo_arena_eligible(const orr_engine *e, const orr_geometry *geo) {
            !geo->morph_count;
 }
 
-/* The first free range of `count` that no frame in flight reads; its start,
- * or UINT32_MAX. */
-static uint32_t take(orri_ranges *l, uint32_t count, uint64_t done) {
+uint32_t orri_ranges_take(orri_ranges *l, uint32_t count, uint64_t done) {
     for (uint32_t i = 0; i < l->n; i++) {
         orri_range *r = &l->r[i];
         if (r->count < count || r->serial > done) continue;
@@ -95,11 +83,7 @@ static uint32_t take(orri_ranges *l, uint32_t count, uint64_t done) {
     return UINT32_MAX;
 }
 
-/* Returns [at, at + count) to the list, merged with its neighbours. Only
- * growing the list can fail (no host memory): the range is then lost to
- * the chunk (never handed out twice), which is freed whole when its last
- * geometry goes. */
-static void give(const orr_allocator *a, orri_ranges *l, uint32_t at, uint32_t count, uint64_t serial) {
+void orri_ranges_give(const orr_allocator *a, orri_ranges *l, uint32_t at, uint32_t count, uint64_t serial) {
     uint32_t lo = 0, hi = l->n;
     while (lo < hi) { /* the first range starting after `at` */
         uint32_t mid = (lo + hi) / 2;
@@ -210,17 +194,17 @@ static orr_result place(orr_engine *e, orri_scene_gpu *sg, uint32_t vertices, ui
     uint64_t done = e->gpu.frame_done;
     for (uint32_t i = 0; i < sg->chunk_cap; i++) {
         orri_geo_chunk *c = sg->chunks[i];
-        if (!c || (*vat = take(&c->vfree, vertices, done)) == UINT32_MAX) continue;
-        if ((*iat = take(&c->ifree, indices, done)) != UINT32_MAX) {
+        if (!c || (*vat = orri_ranges_take(&c->vfree, vertices, done)) == UINT32_MAX) continue;
+        if ((*iat = orri_ranges_take(&c->ifree, indices, done)) != UINT32_MAX) {
             *out = c;
             return ORR_OK;
         }
-        give(&e->host.ctx.allocator, &c->vfree, *vat, vertices, 0); /* undo: it was free and unread */
+        orri_ranges_give(&e->host.ctx.allocator, &c->vfree, *vat, vertices, 0); /* undo: it was free and unread */
     }
     orr_result r = chunk_create(e, sg, vertices, indices, out);
     if (r != ORR_OK) return r;
-    *vat = take(&(*out)->vfree, vertices, done);
-    *iat = take(&(*out)->ifree, indices, done);
+    *vat = orri_ranges_take(&(*out)->vfree, vertices, done);
+    *iat = orri_ranges_take(&(*out)->ifree, indices, done);
     return ORR_OK;
 }
 
@@ -317,8 +301,8 @@ void orri_geo_arena_release(orr_engine *e, orri_scene_gpu *sg, orri_geometry_gpu
     if (!c) return;
     const orr_allocator *a = &e->host.ctx.allocator;
     uint64_t serial = orri_gpu_use_serial(&e->gpu);
-    give(a, &c->vfree, (uint32_t)g->vertex_offset, g->vertex_count, serial);
-    give(a, &c->ifree, g->first_index, g->index_count, serial);
+    orri_ranges_give(a, &c->vfree, (uint32_t)g->vertex_offset, g->vertex_count, serial);
+    orri_ranges_give(a, &c->ifree, g->first_index, g->index_count, serial);
     g->chunk = NULL;
     memset(g->streams, 0, sizeof g->streams);
     g->tangents = g->uvs2 = g->indices = (orri_buffer){0};

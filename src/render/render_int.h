@@ -485,6 +485,25 @@ uint64_t orri_pbr_frame_key(orr_engine *e, orr_scene *s);
 void orri_pbr_pack(orr_engine *e, orr_scene *s, orri_node *n, orri_material *m, void *block);
 /* The tangent and second-UV streams of a new mesh, into `batch`. */
 orr_result orri_pbr_upload_streams(orr_engine *e, VkCommandBuffer batch, orri_geometry_gpu *g, const orr_geometry *geo);
+/* geometry_arena.c: a chunk's free ranges, sorted by start and never
+ * adjacent. A range carries the serial of the newest frame that may still
+ * read it (reusable once gpu->frame_done reaches it). take: the first range
+ * of at least `count` elements with serial <= done, cut from its start; its
+ * start, or UINT32_MAX. give: returns [at, at + count) merged with its
+ * neighbours (the merged range takes the larger serial); only growing the
+ * list can fail (no host memory), and the range is then lost to the chunk,
+ * never handed out twice (the chunk is freed whole when its last geometry
+ * goes). */
+typedef struct orri_range {
+    uint32_t at, count;
+    uint64_t serial;
+} orri_range;
+typedef struct orri_ranges {
+    orri_range *r;
+    uint32_t n, cap;
+} orri_ranges;
+uint32_t orri_ranges_take(orri_ranges *l, uint32_t count, uint64_t done);
+void orri_ranges_give(const orr_allocator *a, orri_ranges *l, uint32_t at, uint32_t count, uint64_t serial);
 /* geometry_arena.c (decision 80): whether geometry `geo` enters the scene's
  * arena; places and uploads it into `batch` (g's buffers become views of a
  * chunk's, with its offsets); gives its ranges back (reused once no frame in
