@@ -5,7 +5,10 @@
  * (the ORR_MULTIDRAW=0 path, flipped here through orri_gpu.multi_draw), the
  * number of draw commands must be the number of runs, and CPU frustum culling
  * of a mesh inside a run (its instance count set to 0, nothing re-recorded)
- * must hide exactly that mesh. */
+ * must hide exactly that mesh. Meshes with their own geometries merge the
+ * same way through the geometry arena (decision 80): their ranges are
+ * disjoint, their uploads gathered, and freed ranges reused only once no
+ * frame in flight reads them. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
