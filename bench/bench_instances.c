@@ -33,7 +33,9 @@
  *     frustum culling (level 0 only), frustum + LOD chain (decision 62),
  *     and the chain with occlusion culling: triangles drawn and frame times.
  *     --sloppy: the chain with decision 64's sloppy tail. --no-raw: skip the
- *     no-culling variant of the lod and city modes (its row reads nan).
+ *     no-culling variant of the lod and city modes (its row reads nan);
+ *     --chain-only the frustum-only one too. The lod mode also prints the
+ *     culled copies' memory per frame slot (decision 82).
  *  7. city: N towers of 1 082 triangles (--city N; 10^4) on a grid of
  *     blocks and streets with a ground plane, random footprints, heights and
  *     quarter turns, camera 2 m up in a street looking 45° across blocks:
@@ -47,7 +49,7 @@
  *     calling thread's CPU time per orr_engine_render (CLOCK_THREAD_CPUTIME_ID)
  *     and orr_stats.records / replays after warm-up.
  *
- *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--no-raw]
+ *     bench_instances [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--no-raw] [--chain-only]
  *                     [--city N] [--city-view F] [--cpu MxK] [--frames F] [--warm W] [--size WxH]
  *                     [--msaa 1|4] [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]
  * Full defaults: 10^5 and 10^6 instances, 1920×1080, MSAA 4, 150 frames per
@@ -80,6 +82,7 @@ typedef struct opts {
     double city_view; /* --city-view F: fov narrowed to F of the towers in the frustum; 0: fov 0.8 */
     bool sloppy;      /* --sloppy: the lod mode's chain with decision 64's sloppy tail */
     bool no_raw;      /* --no-raw: the lod and city modes skip the no-culling variant (minutes at 10^7) */
+    bool chain_only;  /* --chain-only: they skip the frustum-only variant too (the chain's variants only) */
     uint32_t cpu_meshes, cpu_inst;
     int frames, warm;
     uint32_t w, h, msaa;
@@ -985,7 +988,7 @@ static void make_variants(orr_engine *e, const variant_setup *vs, variant_runs *
 static void run_variants(orr_engine *e, const opts *o, const variant_setup *vs, variant_runs *r) {
     for (int rep = 0; rep < 2; rep++)
         for (int v = 0; v < VARIANTS; v++) {
-            if (v == 0 && o->no_raw) continue; /* reported as nan */
+            if ((v == 0 && o->no_raw) || (v < 2 && o->chain_only)) continue; /* reported as nan */
             add(&r->b[v], run_orrery(e, r->sc[v].s, o->warm, o->frames, NULL, NULL));
             r->vis[v] = orr_query_stats(e).instances_visible - (vs->ground != NULL);
             r->tri[v] = triangles_drawn(e, vs, &r->sc[v], v, r->vis[v]);
@@ -1014,6 +1017,26 @@ static void print_variants(const variant_runs *r, const char *prefix) {
 static void print_chain(const orr_lod_chain *chain) {
     printf("chain of %u levels:", chain->level_count);
     for (uint32_t k = 0; k < chain->level_count; k++) printf(" %u", chain->triangles[k]);
+}
+
+/* Decision 82: the device memory of the chain variants' culled copies per
+ * frame slot (level 0's bucket and the far buckets), and their layout. */
+static void print_bucket_memory(orr_engine *e, const variant_runs *r) {
+    for (int v = 2; v < VARIANTS; v++) {
+        orri_scene_gpu *sg = r->sc[v].s->render_state;
+        for (uint32_t i = 0; i < sg->draw_count; i++) {
+            const orri_thin_gpu *g = sg->draws[i].thin;
+            if (!g || !sg->draws[i].culled) continue;
+            const char *knob = getenv("ORR_LOD_BUCKETS");
+            double near = (double)(g->cull[0].matrices.size + g->cull[0].colors.size) / (1 << 20);
+            double far = (double)(g->cull[0].far_matrices.size + g->cull[0].far_colors.size) / (1 << 20);
+            printf("%s: culled copies per frame slot: level 0 %.1f MiB, far buckets %.1f MiB (%s, %u coarser levels; "
+                   "ORR_LOD_BUCKETS=%s), %u slots\n",
+                   variant_names[v], near, far, g->cull[0].shared ? "shared" : "one per level", g->cull[0].segments,
+                   knob ? knob : "auto", e->gpu.frame_count);
+            printf("BENCH lod_bucket_mib_%s %.1f MiB\n", variant_keys[v], near + far);
+        }
+    }
 }
 
 static void destroy_variants(orr_engine *e, variant_runs *r) {
@@ -1045,6 +1068,7 @@ static void bench_lod(const opts *o) {
     printf(") on a dense ground field, camera near the ground, %ux%u, MSAA %u, %d frames x 2 blocks, device %s\n\n",
            o->w, o->h, o->msaa, o->frames, device_name);
     print_variants(&r, "lod");
+    print_bucket_memory(e, &r);
     destroy_variants(e, &r);
     orr_lod_chain_free(&chain);
     orr_geometry_free(&g);
@@ -1334,12 +1358,12 @@ static void bench_city(const opts *o) {
 
 static int usage(FILE *f, const char *prog, const char *bad, int status) {
     if (bad) fprintf(f, "%s: unknown option or bad value: %s\n", prog, bad);
-    fprintf(
-        f,
-        "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--no-raw] [--city N] [--city-view F]\n"
-        "       [--cpu MxK] [--frames F] [--warm W] [--size WxH] [--msaa 1|4]\n"
-        "       [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]\n",
-        prog);
+    fprintf(f,
+            "usage: %s [--quick] [--sizes N1,N2] [--cull N] [--lod N] [--sloppy] [--no-raw] [--chain-only] [--city N]\n"
+            "       [--city-view F]\n"
+            "       [--cpu MxK] [--frames F] [--warm W] [--size WxH] [--msaa 1|4]\n"
+            "       [--only throughput,cull,update,cpu,occlusion,lod,city] [--unlit]\n",
+            prog);
     return status;
 }
 
@@ -1366,13 +1390,16 @@ int main(int argc, char **argv) {
             o.sloppy = true;
         } else if (!strcmp(argv[i], "--no-raw")) {
             o.no_raw = true;
+        } else if (!strcmp(argv[i], "--chain-only")) {
+            o.chain_only = true;
         }
     /* Every option is known and well formed, or nothing runs: a benchmark
      * that silently ignored a typo would measure the wrong thing for minutes. */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout, argv[0], NULL, 0);
-        if (!strcmp(a, "--quick") || !strcmp(a, "--unlit") || !strcmp(a, "--sloppy") || !strcmp(a, "--no-raw"))
+        if (!strcmp(a, "--quick") || !strcmp(a, "--unlit") || !strcmp(a, "--sloppy") || !strcmp(a, "--no-raw") ||
+            !strcmp(a, "--chain-only"))
             continue;
         bool ok = v != NULL;
         char tail;

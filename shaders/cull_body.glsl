@@ -5,7 +5,8 @@
 // colours with an atomic counter that is the instance count of the draw's
 // vkCmdDrawIndexedIndirect arguments. Conservative: touching spheres stay.
 // With LOD partners (a pair or a chain of up to 8 levels) the visible set
-// splits by (dithered) distance into a bucket per level. Shadow passes
+// splits by (dithered) distance into a bucket per level (bounded, decision
+// 82: a full one sends its overflow to level 0). Shadow passes
 // (lod_pass, decision 70) select the same level with the main view's eye and
 // pack the levels into one buffer in two passes (count, then place).
 // With ORR_PLANET (planetary instances) each instance also has a float64
@@ -79,6 +80,15 @@ void main() {
             first += args[level_count_at(k)];
         }
     }
+#ifdef ORR_OCCLUSION
+    if (occ.phase.x == 2u && cull.info.z == 1u && i == 0u) {
+        // Shared buckets (decision 82): a level's draws start at its first
+        // row; the late arguments were copied with firstInstance = phase 1's
+        // count, so the late draw starts that far into the level.
+        for (uint k = 0u; k < uint(cull.lod.z + 0.5); k++)
+            late_args[cull.lod_args[k >> 2u][k & 3u] + 3u] += cull.lod_base[k >> 2u][k & 3u];
+    }
+#endif
     if (i >= cull.info.x) return;
     mat4 inst = in_matrices[i];
 #ifdef ORR_PLANET
@@ -142,14 +152,23 @@ void main() {
         return;
     }
     if (level > 0u) {
+        // Level k's bucket holds lod_cap rows from lod_base (decision 82). A
+        // full bucket gives the row back (the count then ends at exactly
+        // lod_cap, and the rows below it are handed out once each) and the
+        // instance is drawn at level 0, whose bucket holds every instance:
+        // finer than chosen for a frame, never missing.
         uint seg = level - 1u, at = cull.lod_args[seg >> 2u][seg & 3u];
         uint slot = atomicAdd(args[at], 1u);
+        if (slot < cull.lod_cap[seg >> 2u][seg & 3u]) {
 #ifdef ORR_OCCLUSION
-        if (occ.phase.x == 2u) atomicAdd(late_args[at], 1u);
+            if (occ.phase.x == 2u) atomicAdd(late_args[at], 1u);
 #endif
-        far_matrices[seg * cull.info.w + slot] = inst;
-        far_colors[seg * cull.info.w + slot] = in_colors[i];
-        return;
+            uint row = cull.lod_base[seg >> 2u][seg & 3u] + slot;
+            far_matrices[row] = inst;
+            far_colors[row] = in_colors[i];
+            return;
+        }
+        atomicAdd(args[at], 0xFFFFFFFFu);
     }
     uint slot = atomicAdd(args[cull.info.y], 1u);
 #ifdef ORR_OCCLUSION

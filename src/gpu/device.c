@@ -315,6 +315,8 @@ static orr_result create_device(orri_gpu *gpu) {
     gpu->multi_draw = supported.multiDrawIndirect && !(knob && strcmp(knob, "0") == 0);
     const char *arena = getenv("ORR_GEOMETRY_ARENA"); /* "0": every geometry in its own buffers (comparisons) */
     gpu->geometry_arena = !(arena && strcmp(arena, "0") == 0);
+    const char *buckets = getenv("ORR_LOD_BUCKETS"); /* "full" or "shared" (comparisons, tests) */
+    gpu->lod_buckets = !buckets ? 0 : strcmp(buckets, "full") == 0 ? 1 : strcmp(buckets, "shared") == 0 ? 2 : 0;
     const char *exts[1];
     uint32_t ext_count = 0;
 #ifdef ORR_HAVE_GLFW

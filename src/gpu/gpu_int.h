@@ -142,6 +142,11 @@ typedef struct orri_gpu {
      * chunks (geometry_arena.c, decision 80) unless ORR_GEOMETRY_ARENA is
      * "0". Read when a geometry is uploaded, so tests may flip it. */
     bool geometry_arena;
+    /* LOD buckets of a GPU-culled draw (decision 82): 0 auto (shared when
+     * a bucket per level would pass ORRI_LOD_FULL_BYTES), 1 one bucket per
+     * level, 2 shared; ORR_LOD_BUCKETS = "full" or "shared". Read when a
+     * slot's buckets are created, so tests may flip it. */
+    int lod_buckets;
     /* drawIndirectFirstInstance is enabled: indirect draws may start past
      * instance 0 (the shadow passes' LOD levels, decision 70). */
     bool first_instance;

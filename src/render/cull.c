@@ -123,7 +123,69 @@ static void write_cull_params(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
     uint32_t partners = orri_cull_lod_params(e, fv, d, t, c);
     /* instanceCount is the 2nd uint of a draw's arguments. */
     for (uint32_t k = 0; k < partners; k++) ((uint32_t *)c->lod_args)[k] = (uint32_t)d->lod_to[k] * 5 + 1;
-    c->info = (orri_uvec4){t->count, i * 5 + 1, 0, d->thin->cull[slot].capacity};
+    const orri_thin_gpu *g = d->thin;
+    c->info = (orri_uvec4){t->count, i * 5 + 1, g->cull[slot].shared ? 1u : 0u, 0};
+    memset(c->lod_base, 0, sizeof c->lod_base), memset(c->lod_cap, 0, sizeof c->lod_cap);
+    for (uint32_t k = 0; k < partners; k++)
+        ((uint32_t *)c->lod_base)[k] = g->cull[slot].lod_base[k],
+                   ((uint32_t *)c->lod_cap)[k] = g->cull[slot].lod_cap[k];
+}
+
+/* Decision 82: the rows of each LOD level's bucket this frame. One bucket per
+ * level: `capacity` rows at k · capacity (bound at that offset). Shared: the
+ * split of orri_lod_split from the newest counts (lod_last, gathered by
+ * orri_collect_lod_counts; none yet: equal parts), and each level's draws
+ * start at its first row (firstInstance). */
+static void split_buckets(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl, uint32_t slot, uint32_t i) {
+    orri_draw *d = &sg->draws[i];
+    orri_thin_gpu *g = d->thin;
+    uint32_t partners = 0;
+    while (partners < d->lod_count && d->lod_to[partners] >= 0) partners++;
+    if (!g->cull[slot].shared) {
+        for (uint32_t k = 0; k < partners; k++)
+            g->cull[slot].lod_base[k] = k * g->cull[slot].capacity, g->cull[slot].lod_cap[k] = g->cull[slot].capacity;
+        return;
+    }
+    memcpy(g->cull[slot].lod_cap, g->lod_last.cap, sizeof g->lod_last.cap);
+    orri_lod_split(g->cull[slot].capacity, partners, g->lod_last.seen != 0, g->lod_last.count, g->lod_last.count0,
+                   g->cull[slot].lod_base, g->cull[slot].lod_cap);
+    VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+    for (uint32_t k = 0; k < partners; k++) {
+        VkDrawIndexedIndirectCommand *a = &args[d->lod_to[k]];
+        if (a->firstInstance != g->cull[slot].lod_base[k])
+            a->firstInstance = g->cull[slot].lod_base[k], e->gpu.bytes_uploaded += sizeof a->firstInstance;
+        g->cull[slot].hist_at[k] = (uint32_t)d->lod_to[k];
+    }
+    g->cull[slot].hist_args = sl->indirect.buffer, g->cull[slot].hist_at0 = i, g->cull[slot].hist_partners = partners;
+    g->cull[slot].hist_serial = e->gpu.frame_number + 1; /* this frame's, once submitted */
+}
+
+/* Shared LOD buckets: the counts of every completed frame not read yet, from
+ * its slot's arguments (the culling passes end with a barrier to the host),
+ * the newest kept per draw. At frame begin, before this frame rewrites any
+ * argument or replaces a slot's buffers. */
+void orri_collect_lod_counts(orr_engine *e, orri_scene_gpu *sg) {
+    for (uint32_t s = 0; s < e->gpu.frame_count; s++) {
+        const orri_slot *sl = &sg->slots[s];
+        const VkDrawIndexedIndirectCommand *args = sl->indirect.mapped;
+        for (uint32_t j = 0; args && j < sg->thin_count; j++) {
+            orri_thin_gpu *g = sg->draws[sg->thin_draws[j]].thin;
+            if (!g || !g->cull[s].shared || !g->cull[s].hist_args) continue;
+            if (g->cull[s].hist_args != sl->indirect.buffer) { /* replaced since: lost */
+                g->cull[s].hist_args = VK_NULL_HANDLE;
+                continue;
+            }
+            if (g->cull[s].hist_serial > e->gpu.frame_done) continue; /* in flight */
+            if (g->cull[s].hist_serial > g->lod_last.seen) {
+                for (uint32_t k = 0; k < ORRI_LOD_PARTNERS; k++)
+                    g->lod_last.count[k] = k < g->cull[s].hist_partners ? args[g->cull[s].hist_at[k]].instanceCount : 0;
+                g->lod_last.count0 = args[g->cull[s].hist_at0].instanceCount;
+                memcpy(g->lod_last.cap, g->cull[s].lod_cap, sizeof g->lod_last.cap);
+                g->lod_last.seen = g->cull[s].hist_serial;
+            }
+            g->cull[s].hist_args = VK_NULL_HANDLE;
+        }
+    }
 }
 
 /* Copies every changed thin-instance stream into its GPU buffers (between two
@@ -172,6 +234,7 @@ static orr_result prepare_culling(orr_engine *e, orri_scene_gpu *sg, orr_scene *
         if (r == ORR_OK && occl) r = orri_occlusion_prepare(e, sg, sl, slot, d->thin, NULL, cmd);
         if (r != ORR_OK) return r;
         if (replaced) sl->recorded_epoch = 0;
+        split_buckets(e, sg, sl, slot, i);
         write_cull_params(e, sg, s, sl, slot, fv, i);
         vkCmdFillBuffer(cmd, sl->indirect.buffer, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand) + 4, 4, 0);
         for (uint32_t k = 0; k < d->lod_count; k++)

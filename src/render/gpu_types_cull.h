@@ -8,18 +8,20 @@
 /* One culled draw, 512-byte aligned entries in the slot's cull buffer. Mesh
  * world and planes are in the same (upload) frame: eye-relative under
  * floating origin, absolute otherwise. */
-#define ORRI_CULL_FIELDS                                                          \
-    ORR_MAT4 mesh_world; /* as uploaded for the draw */                           \
-    ORR_VEC4 planes[6];  /* n·p + d >= 0 inside; world units */                  \
-    ORR_VEC4 sphere;     /* local bounding sphere: centre, radius */              \
-    ORR_VEC4 eye;        /* eye in the same frame (0 under floating origin) */    \
-    ORR_VEC4 lod;        /* x abs. band, y rel. band, z partners, w 1: chain */   \
-    ORR_VEC4 offset_hi;  /* planetary: mesh translation − eye, double-single */ \
-    ORR_VEC4 offset_lo;                                                           \
-    ORR_UVEC4 info;         /* x = count, y = near args uint, w = segment rows */ \
-    ORR_VEC4 lod_switch[2]; /* switch distance of level k + 1 (k < partners) */   \
-    ORR_UVEC4 lod_args[2];  /* instanceCount uint of level k + 1's arguments */   \
-    ORR_UVEC4 lod_pass;     /* shadow LOD (decision 70): x 0 plain, 1 count, 2 place; y cursor uint */
+#define ORRI_CULL_FIELDS                                                                               \
+    ORR_MAT4 mesh_world; /* as uploaded for the draw */                                                \
+    ORR_VEC4 planes[6];  /* n·p + d >= 0 inside; world units */                                       \
+    ORR_VEC4 sphere;     /* local bounding sphere: centre, radius */                                   \
+    ORR_VEC4 eye;        /* eye in the same frame (0 under floating origin) */                         \
+    ORR_VEC4 lod;        /* x abs. band, y rel. band, z partners, w 1: chain */                        \
+    ORR_VEC4 offset_hi;  /* planetary: mesh translation − eye, double-single */                      \
+    ORR_VEC4 offset_lo;                                                                                \
+    ORR_UVEC4 info;         /* x = count, y = near args uint, z 1: shared buckets */                   \
+    ORR_VEC4 lod_switch[2]; /* switch distance of level k + 1 (k < partners) */                        \
+    ORR_UVEC4 lod_args[2];  /* instanceCount uint of level k + 1's arguments */                        \
+    ORR_UVEC4 lod_pass;     /* shadow LOD (decision 70): x 0 plain, 1 count, 2 place; y cursor uint */ \
+    ORR_UVEC4 lod_base[2];  /* first far-bucket row of level k + 1 (decision 82) */                    \
+    ORR_UVEC4 lod_cap[2];   /* its rows; a full bucket sends the rest to level 0 */
 
 #if defined(VULKAN) || defined(GL_SPIRV)
 struct OrriCull {
@@ -31,6 +33,9 @@ typedef struct orri_gpu_cull {
 } orri_gpu_cull;
 #endif
 #define ORRI_CULL_STRIDE 512u
+#if !defined(VULKAN) && !defined(GL_SPIRV)
+_Static_assert(sizeof(orri_gpu_cull) <= ORRI_CULL_STRIDE, "one culling block per stride");
+#endif
 
 /* Two-phase occlusion culling (src/render/occlusion.c): push constants of
  * shaders/cull_occlusion.comp. view_proj is the frame's, in the upload frame

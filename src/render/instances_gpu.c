@@ -253,15 +253,25 @@ orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_insta
     return r;
 }
 
+/* Far buckets of one bucket per level up to this size per slot; past it
+ * the levels share one (decision 82). */
+#define ORRI_LOD_FULL_BYTES ((VkDeviceSize)64 << 20)
+
 orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, uint32_t segments, orri_slot *sl, uint32_t slot,
                                       bool *replaced) {
     (void)sl;
     *replaced = false;
-    if (segments < 1) segments = 1; /* a bucket to bind even without partners */
     if (g->cull[slot].capacity < g->capacity || !g->cull[slot].matrices.buffer || g->cull[slot].segments != segments) {
+        /* Levels share one bucket when the device takes a firstInstance in
+         * indirect draws and a bucket per level would be big (or the knob
+         * says so); a pair's one bucket is the same either way. */
+        VkDeviceSize full_rows = (VkDeviceSize)g->capacity * segments;
+        int mode = e->gpu.lod_buckets;
+        bool shared =
+            e->gpu.first_instance && segments > 1 && (mode == 2 || (mode == 0 && full_rows * 80 > ORRI_LOD_FULL_BYTES));
+        VkDeviceSize far_rows = !segments ? 1 : shared ? g->capacity : full_rows; /* 1: a bucket to bind */
         orri_buffer m, c, fm, fc;
         VkBufferUsageFlags use = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-        VkDeviceSize far_rows = (VkDeviceSize)g->capacity * segments;
         orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)g->capacity * 64, use, ORRI_MEM_DEVICE,
                                           "culled instance matrices", &m);
         if (r != ORR_OK) return r;
@@ -283,10 +293,33 @@ orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, uint32_t 
         orri_buffer_destroy_deferred(&e->gpu, &g->cull[slot].far_colors);
         g->cull[slot].matrices = m, g->cull[slot].colors = c, g->cull[slot].capacity = g->capacity;
         g->cull[slot].far_matrices = fm, g->cull[slot].far_colors = fc, g->cull[slot].segments = segments;
-        g->cull[slot].set_args = VK_NULL_HANDLE; /* rewrite the set */
+        g->cull[slot].shared = shared, g->cull[slot].hist_args = VK_NULL_HANDLE; /* lod_last stays: a good guess */
+        g->cull[slot].set_args = VK_NULL_HANDLE;                                 /* rewrite the set */
         *replaced = true;
     }
     return ORR_OK;
+}
+
+void orri_lod_split(uint32_t rows, uint32_t partners, bool history, const uint32_t *count, uint32_t count0,
+                    uint32_t *base, uint32_t *cap) {
+    if (!partners) return;
+    uint64_t ask[ORRI_LOD_PARTNERS], total = 0;
+    for (uint32_t k = 0; k < partners; k++) {
+        ask[k] = !history ? 0 : count[k] < cap[k] ? count[k] : (uint64_t)cap[k] + count0;
+        if (ask[k] > rows) ask[k] = rows;
+        total += ask[k];
+    }
+    uint64_t given = 0;
+    for (uint32_t k = 0; k < partners; k++) {
+        cap[k] = (uint32_t)(total > rows ? ask[k] * rows / total : ask[k]);
+        given += cap[k];
+    }
+    uint64_t rest = rows - given, share = rest / partners; /* the last level also takes the remainder */
+    uint32_t at = 0;
+    for (uint32_t k = 0; k < partners; k++) {
+        cap[k] += (uint32_t)(k + 1 < partners ? share : rest - share * (partners - 1));
+        base[k] = at, at += cap[k];
+    }
 }
 
 void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,

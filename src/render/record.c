@@ -173,8 +173,12 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             vbs[inst + 1] = d->culled ? d->thin->cull[slot_index].colors.buffer : d->thin->colors.buffer;
             const orri_draw *src = d->lod_from >= 0 ? &sg->draws[d->lod_from] : NULL;
             if (src && src->culled && src->thin->cull[slot_index].far_matrices.buffer) {
-                /* its level's segment of the source's far buckets */
-                VkDeviceSize rows = (VkDeviceSize)d->lod_segment * src->thin->cull[slot_index].capacity;
+                /* its level's bucket among the source's far buckets: at
+                 * lod_segment · capacity rows, or (shared, decision 82)
+                 * from row 0 with its arguments' firstInstance */
+                VkDeviceSize rows = src->thin->cull[slot_index].shared
+                                        ? 0
+                                        : (VkDeviceSize)d->lod_segment * src->thin->cull[slot_index].capacity;
                 vbs[inst] = src->thin->cull[slot_index].far_matrices.buffer;
                 vbs[inst + 1] = src->thin->cull[slot_index].far_colors.buffer;
                 offs[inst] = rows * 64, offs[inst + 1] = rows * 16;

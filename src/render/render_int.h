@@ -148,13 +148,32 @@ typedef struct orri_thin_gpu {
     uint64_t uploaded[ORRI_THIN_STREAMS]; /* data versions uploaded */
     struct {
         orri_buffer matrices, colors;
-        orri_buffer far_matrices, far_colors; /* LOD partners' buckets: one segment of capacity rows each */
+        /* LOD partners' buckets (decision 82): `shared`, one region of
+         * capacity rows split among the levels each frame (lod_base and
+         * lod_cap, from the newest counts, lod_last); else capacity rows per
+         * level at k · capacity; 1 row without partners (never written). */
+        orri_buffer far_matrices, far_colors;
         uint32_t capacity, segments;
+        bool shared;
+        uint32_t lod_base[ORRI_LOD_PARTNERS], lod_cap[ORRI_LOD_PARTNERS]; /* the last split */
+        /* Shared: where frame `hist_serial` left its counts (the slot's
+         * arguments `hist_args`, at draws `hist_at` and `hist_at0`: draw
+         * indices may change before they are read); NULL: read. */
+        VkBuffer hist_args;
+        uint64_t hist_serial;
+        uint32_t hist_at[ORRI_LOD_PARTNERS], hist_at0, hist_partners;
         VkDescriptorSet set;
         VkDescriptorPool set_pool;                      /* the scene's pool `set` came from */
         VkBuffer set_args, set_params, set_in, set_pos; /* buffers the set was written for */
         VkBuffer set_pyramid, set_late, set_visible;    /* occlusion: bindings 9, 10 and 11 */
     } cull[ORRI_MAX_FRAMES];
+    /* Shared LOD buckets (decision 82): the counts of the newest completed
+     * frame that split them (serial `seen`, 0: none yet) and its split. The
+     * next split of any slot starts from them. */
+    struct {
+        uint64_t seen;
+        uint32_t count[ORRI_LOD_PARTNERS], count0, cap[ORRI_LOD_PARTNERS];
+    } lod_last;
     /* Occlusion culling (occlusion.c): one word per instance, 1 when it was
      * visible at the end of the last frame; shared by the frame slots (frames
      * run in submission order), zeroed when replaced. */
@@ -550,6 +569,16 @@ orr_result orri_thin_gpu_upload(orr_engine *e, orri_thin_gpu *g, orri_thin_insta
  * buffers were replaced (the slot must re-record). */
 orr_result orri_thin_gpu_cull_prepare(orr_engine *e, orri_thin_gpu *g, uint32_t segments, orri_slot *sl, uint32_t slot,
                                       bool *replaced);
+/* Decision 82: the split of a shared far bucket of `rows` rows among
+ * `partners` levels for the next frame, from the last frame's split (`cap`,
+ * replaced by the new one) and counts (`count`; level 0's `count0`);
+ * `history` false: equal parts. A level whose count reached its rows may have
+ * sent more to level 0, so it asks for its rows plus level 0's count; the
+ * others ask for their count. Every level gets what it asks and an equal
+ * share of the rest, or a proportional part of `rows` when the asks exceed
+ * it. Writes base and cap; the rows sum to `rows`. */
+void orri_lod_split(uint32_t rows, uint32_t partners, bool history, const uint32_t *count, uint32_t count0,
+                    uint32_t *base, uint32_t *cap);
 void orri_thin_gpu_cull_dispatch(orr_engine *e, orri_thin_gpu *g, orri_thin_instances *t, orri_slot *sl, uint32_t slot,
                                  uint32_t draw, VkCommandBuffer cmd);
 

@@ -259,6 +259,7 @@ orr_result orri_render_scene(orr_engine *e, orr_scene *s, VkCommandBuffer cmd) {
     uint32_t slot_index = e->gpu.frame_index;
     orri_slot *sl = &sg->slots[slot_index];
     orri_collect_visible(e, sl);
+    orri_collect_lod_counts(e, sg);
     r = orri_slot_ensure_capacity(e, sg, sl);
     if (r != ORR_OK) return r;
     orri_sync_shadow_bindings(e, sg, sl);

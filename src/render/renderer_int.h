@@ -50,6 +50,9 @@ orr_result orri_shader_user_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s,
                                 orri_material *m, orri_shader_gpu *g, VkDescriptorSet *out);
 void orri_update_draws(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_slot *sl, const orri_view *fv);
 void orri_collect_visible(orr_engine *e, const orri_slot *sl);
+/* Decision 82: the last counts of shared LOD buckets (cull.c); with
+ * orri_collect_visible, before the slot's buffers may be replaced. */
+void orri_collect_lod_counts(orr_engine *e, orri_scene_gpu *sg);
 
 /* cull.c */
 uint32_t orri_cull_lod_params(const orr_engine *e, const orri_view *fv, const orri_draw *d,
