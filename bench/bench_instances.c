@@ -1334,6 +1334,7 @@ static void bench_city(const opts *o) {
            side, (n + side - 1) / side, CITY_LOTS, CITY_LOTS, fov, in_view * 100, o->w, o->h, o->msaa, o->frames,
            device_name);
     print_variants(&r, "city");
+    print_bucket_memory(e, &r);
     printf("BENCH city_in_frustum_fraction %.4f x\nBENCH city_occl_vs_lod_mad %.4f x\n", in_view, mad);
     printf("\nocclusion check: frustum + LOD chain vs the same with occlusion: MAD %.4f (0..255), %llu of %u pixels "
            "differ\n",

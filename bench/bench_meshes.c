@@ -23,7 +23,10 @@
  * default camera looks down at 45 degrees).
  *
  *     bench_meshes [--sizes N1[,N2]] [--frames F] [--warm W] [--still | --camera] [--share]
- *                  [--occlusion] [--street] [--size WxH]
+ *                  [--occlusion] [--street] [--pbr] [--size WxH]
+ *
+ * --pbr gives the meshes eight PBR materials instead (no textures, so they
+ * share one texture set and their draws merge too, decision 83).
  *
  * ORR_MULTIDRAW=0 in the environment turns multi-draw runs off (the baseline);
  * ORR_GEOMETRY_ARENA=0 gives each copied box its own buffers again (decision
@@ -88,7 +91,7 @@ static orr_dvec3 spot(const city *c, uint32_t i) {
     return (orr_dvec3){(i % c->side - h) * 3.0, 0, (i / c->side - h) * 3.0};
 }
 
-static city make_city(orr_engine *e, uint32_t n, bool share, bool occlusion, bool street) {
+static city make_city(orr_engine *e, uint32_t n, bool share, bool occlusion, bool street, bool pbr) {
     city c = {.n = n, .side = 1, .street = street};
     while ((uint64_t)c.side * c.side < n) c.side++;
     if (orr_scene_create(e, &(orr_scene_desc){.label = "city"}, &c.s) != ORR_OK) die("scene", e);
@@ -97,8 +100,15 @@ static city make_city(orr_engine *e, uint32_t n, bool share, bool occlusion, boo
     orr_geometry_build_box(NULL, NULL, &g);
     orr_material mats[8];
     for (int k = 0; k < 8; k++)
-        mats[k] = orr_standard_material_create(
-            c.s, &(orr_standard_material_desc){.diffuse = {true, {0.3 + 0.08 * k, 0.5, 0.7 - 0.05 * k}}});
+        mats[k] =
+            pbr ? orr_pbr_material_create(c.s,
+                                          &(orr_pbr_material_desc){
+                                              .base_color = {true, {0.3 + 0.08 * k, 0.5, 0.7 - 0.05 * k, 1}},
+                                              .metallic = {true, 0.1 * k},
+                                              .roughness = {true, 0.4},
+                                          })
+                : orr_standard_material_create(
+                      c.s, &(orr_standard_material_desc){.diffuse = {true, {0.3 + 0.08 * k, 0.5, 0.7 - 0.05 * k}}});
     c.meshes = malloc(sizeof *c.meshes * n);
     if (!c.meshes) die("out of memory", NULL);
     for (uint32_t i = 0; i < n; i++) {
@@ -172,7 +182,7 @@ int main(int argc, char **argv) {
     int count = 2;
     int frames = 10, warm = 3;
     int only = -1; /* --still / --camera: that case only (profiling) */
-    bool share = false, occlusion = false, street = false;
+    bool share = false, occlusion = false, street = false, pbr = false;
     uint32_t width = 64, height = 36;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) {
@@ -196,11 +206,13 @@ int main(int argc, char **argv) {
             occlusion = true;
         else if (!strcmp(argv[i], "--street"))
             street = true;
+        else if (!strcmp(argv[i], "--pbr"))
+            pbr = true;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc && sscanf(argv[i + 1], "%ux%u", &width, &height) == 2)
             i++;
         else {
             fprintf(stderr, "usage: bench_meshes [--sizes N1,N2] [--frames F] [--warm W] [--still | --camera] "
-                            "[--share] [--occlusion] [--street] [--size WxH]\n");
+                            "[--share] [--occlusion] [--street] [--pbr] [--size WxH]\n");
             return 2;
         }
     }
@@ -210,17 +222,17 @@ int main(int argc, char **argv) {
             &e) != ORR_OK)
         die("engine", NULL);
     const char *md = getenv("ORR_MULTIDRAW"), *ga = getenv("ORR_GEOMETRY_ARENA");
-    printf("# bench_meshes: %d frames, %d warm-up, device %s, %ux%u, geometry %s, arena %s, multi-draw %s, "
-           "occlusion %s, camera %s\n\n",
-           frames, warm, orr_engine_device_info(e).name, width, height, share ? "shared" : "copied",
-           ga && !strcmp(ga, "0") ? "off" : "on", md && !strcmp(md, "0") ? "off" : "on", occlusion ? "on" : "off",
-           street ? "street" : "above");
+    printf("# bench_meshes: %d frames, %d warm-up, device %s, %ux%u, %s materials, geometry %s, arena %s, "
+           "multi-draw %s, occlusion %s, camera %s\n\n",
+           frames, warm, orr_engine_device_info(e).name, width, height, pbr ? "PBR" : "standard",
+           share ? "shared" : "copied", ga && !strcmp(ga, "0") ? "off" : "on", md && !strcmp(md, "0") ? "off" : "on",
+           occlusion ? "on" : "off", street ? "street" : "above");
     printf(
         "| meshes | still ms/frame | one moves ms/frame | 1%% move ms/frame | camera moves ms/frame | records (still) "
         "|\n|---|---|---|---|---|---|\n");
     char lines[2][CASES + 1][96], gpu_lines[2][200];
     for (int k = 0; k < count; k++) {
-        city c = make_city(e, sizes[k], share, occlusion, street);
+        city c = make_city(e, sizes[k], share, occlusion, street, pbr);
         /* The first frame uploads every geometry and records the draws. */
         double f0 = now_ms();
         if (orr_engine_render(e, c.s) != ORR_OK) die("render", e);

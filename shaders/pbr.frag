@@ -17,7 +17,14 @@
 #include "image_processing.glsl"
 
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
-layout(set = 1, binding = 0, std140) uniform PbrBlock { ORRI_PBR_FIELDS } pbr;
+#include "pbr_blocks.glsl"
+layout(location = 6) flat in uint v_object;
+#define pbr pbr_blocks[v_object]
+layout(location = 7) flat in uvec3 v_flags; /* flags, sRGB slots, the cube's highest lod */
+layout(location = 8) flat in vec4 v_frame; /* normal scale, cotangent signs, normal slot's UV set */
+layout(location = 9) in vec4 v_tuv01;      /* each slot's transformed UVs */
+layout(location = 10) in vec4 v_tuv23;
+layout(location = 11) in vec2 v_tuv4;
 layout(set = 2, binding = 0) uniform sampler2D tex[ORRI_PBR_SLOTS];
 layout(set = 3, binding = 0) uniform samplerCube env_cube;
 layout(set = 3, binding = 1) uniform sampler2D brdf_lut;
@@ -38,16 +45,16 @@ layout(location = 4) in vec3 v_tangent;
 layout(location = 5) in vec3 v_bitangent;
 layout(location = 0) out vec4 out_color;
 
-bool has(uint bit) { return (pbr.flags.x & bit) != 0u; }
+bool has(uint bit) { return (v_flags.x & bit) != 0u; }
 
-// KHR_texture_transform of slot k on its UV set.
+// Slot k's texture at its transformed UVs (KHR_texture_transform, applied
+// per vertex).
 vec4 sample_slot(int k) {
-    vec4 r0 = pbr.uv_rows[2 * k], r1 = pbr.uv_rows[2 * k + 1];
-    vec2 uv = r0.w > 0.5 ? v_uv.zw : v_uv.xy;
-    return texture(tex[k], vec2(dot(r0.xy, uv) + r0.z, dot(r1.xy, uv) + r1.z));
+    vec2 uv = k == 0 ? v_tuv01.xy : k == 1 ? v_tuv01.zw : k == 2 ? v_tuv23.xy : k == 3 ? v_tuv23.zw : v_tuv4;
+    return texture(tex[k], uv);
 }
 
-vec3 decode(vec3 c, uint bit) { return (pbr.flags.y & bit) != 0u ? pow(c, vec3(2.2)) : c; }
+vec3 decode(vec3 c, uint bit) { return (v_flags.y & bit) != 0u ? pow(c, vec3(2.2)) : c; }
 
 // Babylon.js cotangent_frame: the tangent frame from screen derivatives;
 // `signs` carries invertNormalMapX/Y and this renderer's y-down framebuffer.
@@ -63,16 +70,15 @@ mat3 cotangent_frame(vec3 n, vec3 p, vec2 uv, vec2 signs) {
 }
 
 vec3 perturb_normal(vec3 n, float side) {
-    vec4 r0 = pbr.uv_rows[4];
-    vec2 uv = r0.w > 0.5 ? v_uv.zw : v_uv.xy;
+    vec2 uv = v_frame.w > 0.5 ? v_uv.zw : v_uv.xy;
     mat3 tbn;
     if (has(ORRI_PBR_TANGENTS)) {
         tbn = mat3(normalize(v_tangent) * side, normalize(v_bitangent) * side, n);
     } else {
-        tbn = cotangent_frame(n, v_position, uv, pbr.alpha.zw);
+        tbn = cotangent_frame(n, v_position, uv, v_frame.yz);
     }
     vec3 m = sample_slot(2).xyz * 2.0 - 1.0;
-    m = normalize(vec3(m.xy * pbr.factors.z, m.z));
+    m = normalize(vec3(m.xy * v_frame.x, m.z));
     return normalize(tbn * m);
 }
 
@@ -97,7 +103,7 @@ vec3 cube_dir(vec3 d) { return has(ORRI_PBR_OPPOSITE_Z) ? vec3(d.xy, -d.z) : d; 
 // every lane; a pixel samples only the one or two levels its weights touch.
 vec3 env_lod(vec3 d, float lod) {
     vec3 sum = vec3(0.0);
-    int top = int(pbr.ibl.x + 0.5);
+    int top = int(v_flags.z);
     for (int k = 0; k <= top; k++) {
         float w = 1.0 - abs(lod - float(k));
         if (w > 0.0) sum += w * textureLod(env_cube, d, float(k)).rgb;

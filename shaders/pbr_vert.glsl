@@ -5,10 +5,12 @@
 // Included by pbr.vert and, with ORR_INSTANCED, pbr_instanced.vert (thin
 // instances: world0..world3 at 6..9, instanceColor at 10 unless
 // ORR_NO_ICOLOR; final world = mesh world · instance world, seeds/003).
+#extension GL_ARB_shader_draw_parameters : require
 #include "gpu_types.h"
 
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
+#include "pbr_blocks.glsl"
 layout(push_constant) uniform Push { uint object; } pc;
 
 layout(location = 0) in vec3 in_position;
@@ -33,10 +35,24 @@ layout(location = 2) out vec4 v_uv; /* xy: TEXCOORD_0, zw: TEXCOORD_1 */
 layout(location = 3) out vec4 v_color;
 layout(location = 4) out vec3 v_tangent;
 layout(location = 5) out vec3 v_bitangent;
+layout(location = 6) flat out uint v_object; /* the fragment stage's PBR block */
+// What the fragment stage's derivatives and texture loops depend on, from
+// the block here: its flags, the cube's highest lod, the normal map's scale
+// and cotangent-frame signs with the UV set of the normal slot, and each
+// texture slot's transformed UVs (see pbr_blocks.glsl).
+layout(location = 7) flat out uvec3 v_flags; /* flags, sRGB slots, the cube's highest lod */
+layout(location = 8) flat out vec4 v_frame;
+layout(location = 9) out vec4 v_tuv01;
+layout(location = 10) out vec4 v_tuv23;
+layout(location = 11) out vec2 v_tuv4;
 
 void main() {
-    mat4 ow = objects[pc.object].world;
-    mat3 on = mat3(objects[pc.object].normal_matrix);
+    // pc.object + gl_DrawID: one multi-draw covers a run of consecutive PBR
+    // draws (record.c, decision 83); gl_DrawID is 0 in a single draw.
+    uint object = pc.object + uint(gl_DrawIDARB);
+    v_object = object;
+    mat4 ow = objects[object].world;
+    mat3 on = mat3(objects[object].normal_matrix);
     vec4 color = in_color;
 #ifdef ORR_INSTANCED
     mat4 inst = mat4(world0, world1, world2, world3);
@@ -61,6 +77,19 @@ void main() {
     v_position = world_pos.xyz;
     v_normal = normalize(normal_w);
     v_uv = vec4(in_uv, in_uv2);
+    // KHR_texture_transform of each slot on its UV set: an affine map, so
+    // interpolating its result equals applying it per fragment.
+    vec2 tuv[ORRI_PBR_SLOTS];
+    for (int k = 0; k < ORRI_PBR_SLOTS; k++) {
+        vec4 r0 = pbr_blocks[object].uv_rows[2 * k], r1 = pbr_blocks[object].uv_rows[2 * k + 1];
+        vec2 uv = r0.w > 0.5 ? in_uv2 : in_uv;
+        tuv[k] = vec2(dot(r0.xy, uv) + r0.z, dot(r1.xy, uv) + r1.z);
+    }
+    v_tuv01 = vec4(tuv[0], tuv[1]);
+    v_tuv23 = vec4(tuv[2], tuv[3]);
+    v_tuv4 = tuv[4];
+    v_flags = uvec3(pbr_blocks[object].flags.xy, uint(pbr_blocks[object].ibl.x + 0.5));
+    v_frame = vec4(pbr_blocks[object].factors.z, pbr_blocks[object].alpha.zw, pbr_blocks[object].uv_rows[4].w);
     v_color = color;
     gl_Position = scene.view_projection * world_pos;
 }

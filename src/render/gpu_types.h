@@ -21,6 +21,13 @@ typedef struct orri_uvec4 {
 
 #define ORRI_MAX_LIGHTS 4 /* Babylon.js maxSimultaneousLights default */
 
+/* A draw's part of the frame slot's shader-block buffer: a shader material's
+ * system block then its user block, or a PBR material's block (read by
+ * pbr.frag as an array of blocks at this stride). */
+#define ORRI_SYS_BLOCK 512u   /* bytes per draw: system uniforms (400 used) */
+#define ORRI_USER_BLOCK 1024u /* bytes per draw: user uniforms (16 × mat4 max) */
+#define ORRI_SHADER_STRIDE (ORRI_SYS_BLOCK + ORRI_USER_BLOCK)
+
 #define ORRI_LIGHT_HEMI 0u
 #define ORRI_LIGHT_DIR 1u
 #define ORRI_LIGHT_POINT 2u

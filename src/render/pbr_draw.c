@@ -1,6 +1,8 @@
-/* pbr_draw.c — PBR draws in the renderer: the material's texture set (set 2),
- * the scene's IBL set (set 3), the per-draw block (set 1, gpu_types.h
- * ORRI_PBR_FIELDS) and the extra vertex streams (tangents, second UV set).
+/* pbr_draw.c — PBR draws in the renderer: the material's texture set (set 2,
+ * shared by materials with the same textures), the scene's IBL set (set 3),
+ * the per-draw block (gpu_types.h ORRI_PBR_FIELDS, in the frame slot's
+ * shader-block buffer, read through set 1 by object index: decision 83) and
+ * the extra vertex streams (tangents, second UV set).
  *
  * Invariant: descriptor sets are written once, when allocated; a change of
  * texture (or of the environment) allocates a new set at the draw-list
@@ -23,7 +25,18 @@ typedef struct orri_pbr_gpu {
     uint32_t material; /* owner id; 0 = empty */
     uint64_t key;      /* the image views the set was written with */
     VkDescriptorSet set;
+    uint32_t shared; /* its entry in sg->pbr_sets */
 } orri_pbr_gpu;
+
+/* Materials with the same textures (views and samplers) share one set 2
+ * (decision 83): their draws then bind the same sets and merge into
+ * multi-draw runs; what differs between them is in their PBR blocks. */
+typedef struct orri_pbr_set {
+    VkDescriptorSet set; /* VK_NULL_HANDLE: a free entry */
+    VkImageView views[ORRI_PBR_SLOTS];
+    VkSampler samplers[ORRI_PBR_SLOTS];
+    uint32_t refs;
+} orri_pbr_set;
 
 static const orr_texture_slot *slot_of(const orr_pbr_material_desc *p, int k) {
     const orr_texture_slot *s[ORRI_PBR_SLOTS] = {&p->base_color_texture, &p->metallic_roughness_texture,
@@ -74,7 +87,53 @@ static orr_result grow(orr_engine *e, orri_scene_gpu *sg, uint32_t need) {
     return ORR_OK;
 }
 
-/* The material's set 2, (re)made when its textures changed. */
+/* A material's hold on its shared set ends; the set goes with the last. */
+static void release_shared(orr_engine *e, orri_scene_gpu *sg, orri_pbr_gpu *g) {
+    if (g->set) {
+        orri_pbr_set *ps = &sg->pbr_sets[g->shared];
+        if (--ps->refs == 0) free_set(e, sg, &ps->set);
+    }
+    g->set = VK_NULL_HANDLE;
+}
+
+/* The set of textures `t`: an existing one with the same views and samplers,
+ * or a new one (in a free entry). */
+static orr_result acquire_shared(orr_engine *e, orri_scene_gpu *sg, orri_texture *const *t, orri_pbr_gpu *g) {
+    uint32_t free_at = UINT32_MAX;
+    for (uint32_t i = 0; i < sg->pbr_set_count; i++) {
+        orri_pbr_set *ps = &sg->pbr_sets[i];
+        if (!ps->set) {
+            if (free_at == UINT32_MAX) free_at = i;
+            continue;
+        }
+        bool same = true;
+        for (int k = 0; k < ORRI_PBR_SLOTS && same; k++)
+            same = ps->views[k] == t[k]->image.view && ps->samplers[k] == t[k]->sampler;
+        if (same) {
+            ps->refs++, g->set = ps->set, g->shared = i;
+            return ORR_OK;
+        }
+    }
+    if (free_at == UINT32_MAX) {
+        if (sg->pbr_set_count == sg->pbr_set_cap) {
+            uint32_t n = sg->pbr_set_cap ? 2 * sg->pbr_set_cap : 16;
+            orri_pbr_set *p = orri_realloc(&e->host.ctx.allocator, sg->pbr_sets, (size_t)n * sizeof *p);
+            if (!p) return orri_fail(&e->host.ctx, ORR_ERROR_OUT_OF_HOST_MEMORY, "PBR texture sets");
+            sg->pbr_sets = p, sg->pbr_set_cap = n;
+        }
+        free_at = sg->pbr_set_count;
+    }
+    orri_pbr_set ps = {.refs = 1};
+    orr_result r = write_new_set(e, sg, e->pbr.tex_layout, t, ORRI_PBR_SLOTS, true, &ps.set);
+    if (r != ORR_OK) return r;
+    for (int k = 0; k < ORRI_PBR_SLOTS; k++) ps.views[k] = t[k]->image.view, ps.samplers[k] = t[k]->sampler;
+    sg->pbr_sets[free_at] = ps;
+    if (free_at == sg->pbr_set_count) sg->pbr_set_count++;
+    g->set = ps.set, g->shared = free_at;
+    return ORR_OK;
+}
+
+/* The material's set 2, (re)chosen when its textures changed. */
 static orr_result material_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, uint32_t id, orri_material *m,
                                VkDescriptorSet *out) {
     orr_result r = grow(e, sg, orri_scene_material_slots(s));
@@ -85,11 +144,12 @@ static orr_result material_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
     for (int k = 0; k < ORRI_PBR_SLOTS; k++) {
         t[k] = orri_texture_get(e, slot_of(&m->pbr, k)->texture);
         if (!t[k] || t[k]->image.layers != 1) t[k] = orri_texture_fallback(e, false);
-        key = orri_mix(key, (uint64_t)(uintptr_t)t[k]->image.view);
+        key = orri_mix(orri_mix(key, (uint64_t)(uintptr_t)t[k]->image.view), (uint64_t)(uintptr_t)t[k]->sampler);
     }
     if (g->material == id && g->key == key && g->set) return *out = g->set, ORR_OK;
-    free_set(e, sg, &g->set);
-    r = write_new_set(e, sg, e->pbr.tex_layout, t, ORRI_PBR_SLOTS, true, &g->set);
+    release_shared(e, sg, g);
+    g->material = 0;
+    r = acquire_shared(e, sg, t, g);
     if (r != ORR_OK) return r;
     g->material = id, g->key = key;
     return *out = g->set, ORR_OK;
@@ -127,12 +187,14 @@ void orri_pbr_release_sets(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, bool
     for (uint32_t i = 0; i < sg->pbr_cap; i++) {
         orri_pbr_gpu *g = &sg->pbr[i];
         if (!g->material || (!all && orri_scene_material(s, g->material))) continue;
-        free_set(e, sg, &g->set);
+        release_shared(e, sg, g);
         memset(g, 0, sizeof *g);
     }
     if (all) {
         free_set(e, sg, &sg->ibl_set);
         orri_free(&e->host.ctx.allocator, sg->pbr);
         sg->pbr = NULL, sg->pbr_cap = 0;
+        orri_free(&e->host.ctx.allocator, sg->pbr_sets);
+        sg->pbr_sets = NULL, sg->pbr_set_count = sg->pbr_set_cap = 0;
     }
 }

@@ -5,8 +5,9 @@
  * tangent (16 bytes) and second uv set (8 bytes); a mesh without them binds
  * its colour and uv streams there and the shader ignores them. Thin
  * instances add the world matrix and colour per instance (bindings 6, 7).
- * Set 0 scene block + objects, set 1 the per-draw PBR block (the frame
- * slot's shader-block buffer, dynamic offset), set 2 the five material
+ * Set 0 scene block + objects, set 1 the PBR blocks (the frame slot's
+ * shader-block buffer as a storage buffer, a block per draw at
+ * ORRI_SHADER_STRIDE, indexed by object: decision 83), set 2 the five material
  * textures (one array binding), set 3 environment cube + BRDF table.
  */
 #include <string.h>
@@ -20,6 +21,7 @@ extern const size_t orri_spv_pbr_vert_size, orri_spv_pbr_instanced_vert_size, or
 
 _Static_assert(sizeof(orri_gpu_pbr) == 26 * 16, "PBR block layout");
 _Static_assert(sizeof(orri_gpu_pbr) <= ORRI_SYS_BLOCK, "the PBR block lives in a draw's system block");
+_Static_assert(ORRI_SHADER_STRIDE % 16 == 0 && ORRI_SHADER_STRIDE / 16 > 26, "pbr.frag pads its blocks to the stride");
 
 static orr_result layouts(orr_engine *e) {
     orri_gpu *gpu = &e->gpu;
@@ -28,10 +30,13 @@ static orr_result layouts(orr_engine *e) {
     VkDescriptorSetLayoutBinding tex = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_PBR_SLOTS, f, NULL};
     VkDescriptorSetLayoutBinding ibl[] = {{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, f, NULL},
                                           {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, f, NULL}};
+    VkDescriptorSetLayoutBinding blocks = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | f,
+                                           NULL};
     orr_result r = orri_set_layout(gpu, &tex, 1, "PBR texture set layout", &p->tex_layout);
     if (r == ORR_OK) r = orri_set_layout(gpu, ibl, 2, "PBR IBL set layout", &p->ibl_layout);
+    if (r == ORR_OK) r = orri_set_layout(gpu, &blocks, 1, "PBR block set layout", &p->block_layout);
     if (r != ORR_OK) return r;
-    VkDescriptorSetLayout sets[] = {e->scene_set_layout, e->sys_set_layout, p->tex_layout, p->ibl_layout};
+    VkDescriptorSetLayout sets[] = {e->scene_set_layout, p->block_layout, p->tex_layout, p->ibl_layout};
     return orri_pipeline_layout(gpu, sets, 4, &(VkPushConstantRange){VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(uint32_t)},
                                 "PBR pipeline layout", &p->layout);
 }
@@ -61,6 +66,7 @@ void orri_pbr_pipelines_deinit(orr_engine *e) {
     if (p->layout) vkDestroyPipelineLayout(d, p->layout, NULL);
     if (p->tex_layout) vkDestroyDescriptorSetLayout(d, p->tex_layout, NULL);
     if (p->ibl_layout) vkDestroyDescriptorSetLayout(d, p->ibl_layout, NULL);
+    if (p->block_layout) vkDestroyDescriptorSetLayout(d, p->block_layout, NULL);
     memset(p, 0, sizeof *p);
 }
 

@@ -77,11 +77,12 @@ static bool in_late_pass(orri_scene_gpu *sg, orr_scene *s, const orri_draw *d) {
  * arguments; the vertex stage's object index is pc.object + gl_DrawID, so
  * each draw still reads its own object record and its own (CPU-culled)
  * instance count, and draws execute in order (primitive order follows the
- * draw index). Only plain standard draws merge: not shader or PBR materials
- * (per-draw dynamic offsets), thin instances (their own instance buffers),
- * crowds, or skinned/morphed meshes (their own deformed streams). */
+ * draw index). Standard and PBR draws merge (a PBR draw's block is read by
+ * its object index, decision 83); not shader materials (per-draw dynamic
+ * offsets), thin instances (their own instance buffers), crowds, or
+ * skinned/morphed meshes (their own deformed streams). */
 static bool mergeable(const orri_draw *d, const orri_mesh_gpu *mg) {
-    return !d->shader && !d->pbr && !d->thin && !mg->crowd && !mg->deform;
+    return !d->shader && !d->thin && !mg->crowd && !mg->deform;
 }
 
 static bool same_commands(const orri_draw *a, const orri_mesh_gpu *ma, const orri_draw *b, const orri_mesh_gpu *mb) {
@@ -90,6 +91,7 @@ static bool same_commands(const orri_draw *a, const orri_mesh_gpu *ma, const orr
         return false;
     for (int k = 0; k < 4; k++)
         if (ma->streams[k].buffer != mb->streams[k].buffer) return false;
+    if (a->pbr && (ma->tangents.buffer != mb->tangents.buffer || ma->uvs2.buffer != mb->uvs2.buffer)) return false;
     return ma->indices.buffer == mb->indices.buffer && ma->index_type == mb->index_type;
 }
 
@@ -145,9 +147,8 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             if (m->shader->shadow_receiver)
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 2, 1, &sl->scene_set, 0, NULL);
         } else if (d->pbr) {
-            uint32_t off = i * ORRI_SHADER_STRIDE;
-            VkDescriptorSet sets[] = {sl->scene_set, sl->sys_set, d->texture_set, sg->ibl_set};
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 4, sets, 1, &off);
+            VkDescriptorSet sets[] = {sl->scene_set, sl->pbr_set, d->texture_set, sg->ibl_set};
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 4, sets, 0, NULL);
             vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, 4, &i);
         } else {
             VkDescriptorSet sets[] = {sl->scene_set, d->texture_set};

@@ -34,9 +34,6 @@ _Static_assert(sizeof(orri_gpu_shadow) == ORRI_SHADOW_LAYERS * 64 + 7 * 16, "sha
 
 #define ORRI_COLOR_FORMAT VK_FORMAT_R8G8B8A8_UNORM
 #define ORRI_DEPTH_FORMAT VK_FORMAT_D32_SFLOAT
-#define ORRI_SYS_BLOCK 512u   /* bytes per draw: system uniforms (400 used) */
-#define ORRI_USER_BLOCK 1024u /* bytes per draw: user uniforms (16 × mat4 max) */
-#define ORRI_SHADER_STRIDE (ORRI_SYS_BLOCK + ORRI_USER_BLOCK)
 
 typedef struct orri_std_pipeline {
     uint32_t key; /* cull | blend << 1 */
@@ -50,6 +47,7 @@ typedef struct orri_std_pipeline {
  * colour << 3 | receives shadows << 4). */
 typedef struct orri_pbr_engine {
     VkDescriptorSetLayout tex_layout, ibl_layout;
+    VkDescriptorSetLayout block_layout; /* set 1: the slot's shader-block buffer as the PBR blocks' array */
     VkPipelineLayout layout;
     VkShaderModule vert, inst_vert, inst_nc_vert, frag;
     orri_std_variant pipelines[32]; /* one per key (5 bits) */
@@ -361,6 +359,7 @@ typedef struct orri_slot {
     orri_buffer scene_ubo, objects, sys, indirect;
     uint32_t object_capacity, sys_capacity; /* in draws */
     VkDescriptorSet scene_set, sys_set;
+    VkDescriptorSet pbr_set; /* the shader-block buffer, whole, as PBR blocks (decision 83) */
     VkCommandBuffer opaque, transparent;
     /* Draw commands in the opaque, late and transparent secondaries as last
      * recorded: a multi-draw run counts once (record.c; read by tests). */
@@ -471,6 +470,8 @@ typedef struct orri_scene_gpu {
      * rewritten, so nothing in flight sees a change. */
     struct orri_pbr_gpu *pbr;
     uint32_t pbr_cap;
+    struct orri_pbr_set *pbr_sets; /* texture sets shared by materials with the same textures (pbr_draw.c) */
+    uint32_t pbr_set_count, pbr_set_cap;
     /* Shadow maps per light slot (VK_NULL_HANDLE: the fallback), set by
      * shadow generators through orri_scene_set_shadow_maps. */
     VkImageView shadow_cmp[ORRI_MAX_LIGHTS], shadow_raw[ORRI_MAX_LIGHTS];

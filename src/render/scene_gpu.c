@@ -85,15 +85,15 @@ static orr_result create_slot(orr_engine *e, orri_scene_gpu *sg, uint32_t i) {
         r = orri_buffer_create(&e->gpu, ORRI_MAX_LIGHTS * sizeof(orri_gpu_shadow), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                ORRI_MEM_HOST, "shadow uniforms", &sl->shadow_ubo);
     if (r == ORR_OK) memset(sl->shadow_ubo.mapped, 0, ORRI_MAX_LIGHTS * sizeof(orri_gpu_shadow));
-    VkDescriptorSetLayout layouts[] = {e->scene_set_layout, e->sys_set_layout};
-    VkDescriptorSet sets[2];
+    VkDescriptorSetLayout layouts[] = {e->scene_set_layout, e->sys_set_layout, e->pbr.block_layout};
+    VkDescriptorSet sets[3];
     VkDescriptorSetAllocateInfo dai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                        .descriptorPool = sg->desc_pool,
-                                       .descriptorSetCount = 2,
+                                       .descriptorSetCount = 3,
                                        .pSetLayouts = layouts};
     if (r == ORR_OK)
         r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &dai, sets), "scene descriptor sets");
-    if (r == ORR_OK) sl->scene_set = sets[0], sl->sys_set = sets[1];
+    if (r == ORR_OK) sl->scene_set = sets[0], sl->sys_set = sets[1], sl->pbr_set = sets[2];
     return r;
 }
 
@@ -111,7 +111,7 @@ orr_result orri_scene_gpu_get(orr_engine *e, orr_scene *s, orri_scene_gpu **out)
         orri_vk_check(&e->gpu, vkCreateCommandPool(e->gpu.device, &pci, NULL, &sg->cmd_pool), "scene command pool");
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 64},
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 64},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4096 * 8}, /* culling sets: eight each (cull.c); drivers may enforce it */
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 4096},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4096 * 5}, /* PBR materials: five each (pbr_draw.c) */
     };

@@ -279,8 +279,14 @@ static void write_slot_sets(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
          .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
          .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->pbr_set,
+         .dstBinding = 0,
+         .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, VK_WHOLE_SIZE}},
     };
-    vkUpdateDescriptorSets(e->gpu.device, 3, w, 0, NULL);
+    vkUpdateDescriptorSets(e->gpu.device, 4, w, 0, NULL);
     write_shadow_bindings(e, sg, sl);
 }
 
@@ -294,8 +300,9 @@ static orr_result ensure_objects(orr_engine *e, orri_scene_gpu *sg, orri_slot *s
     orr_result r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(orri_gpu_object),
                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST, "draw objects", &objects);
     if (r != ORR_OK) return r;
-    r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_SHADER_STRIDE, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                           ORRI_MEM_HOST, "shader material uniforms", &sys);
+    r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * ORRI_SHADER_STRIDE,
+                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST,
+                           "shader material uniforms", &sys);
     orri_buffer indirect = {0};
     if (r == ORR_OK)
         r = orri_buffer_create(&e->gpu, (VkDeviceSize)cap * sizeof(VkDrawIndexedIndirectCommand),

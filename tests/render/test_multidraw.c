@@ -1,4 +1,4 @@
-/* Multi-draw runs (decision 68): consecutive plain standard draws that would
+/* Multi-draw runs (decision 68): consecutive standard (and PBR, decision 83) draws that would
  * record the same commands but for the object index become one
  * vkCmdDrawIndexedIndirect with drawCount = run length, the shaders reading
  * pc.object + gl_DrawID. The image must be exactly the image with merging off
@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <orrery/pbr.h>
 
 #include "harness.h"
 #include "render/render_int.h"
@@ -43,22 +45,44 @@ static void own_geometry(int i, orr_geometry *g) {
               ORR_OK);
 }
 
+/* The five materials of a city: plain, two-sided, blue, textured, glass;
+ * standard or (`pbr`) PBR. */
+static void city_materials(orr_scene *s, bool pbr, orr_material m[5]) {
+    if (!pbr) {
+        m[0] = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {true, {0.9, 0.3, 0.2}}});
+        m[1] = orr_standard_material_create(
+            s, &(orr_standard_material_desc){.diffuse = {true, {0.2, 0.9, 0.3}}, .back_face_culling = {true, false}});
+        m[2] = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse = {true, {0.2, 0.3, 0.9}}});
+        m[3] = orr_standard_material_create(s, &(orr_standard_material_desc){.diffuse_texture = checker});
+        m[4] = orr_standard_material_create(
+            s, &(orr_standard_material_desc){.diffuse = {true, {0.3, 0.9, 0.9}}, .alpha = {true, 0.5}});
+        return;
+    }
+    orr_pbr_material_desc metal = {
+        .base_color = {true, {0.9, 0.4, 0.2, 1}}, .metallic = {true, 0.3}, .roughness = {true, 0.45}};
+    m[0] = orr_pbr_material_create(s, &metal);
+    metal.double_sided = true;
+    m[1] = orr_pbr_material_create(s, &metal);
+    m[2] = orr_pbr_material_create(
+        s, &(orr_pbr_material_desc){.base_color = {true, {0.2, 0.3, 0.9, 1}}, .roughness = {true, 0.3}});
+    m[3] = orr_pbr_material_create(
+        s, &(orr_pbr_material_desc){.base_color_texture = {.texture = checker}, .metallic = {true, 0}});
+    m[4] = orr_pbr_material_create(
+        s, &(orr_pbr_material_desc){.base_color = {true, {0.3, 0.9, 0.9, 0.5}}, .alpha_mode = ORR_ALPHA_BLEND});
+}
+
 /* `hidden`: a mesh index (or -1) created hidden; `own`: every mesh has its
- * own geometry (else all share mesh 0's box). */
-static city make_city_of(int hidden, bool own) {
+ * own geometry (else all share mesh 0's box); `pbr`: PBR materials. */
+static city make_city_of(int hidden, bool own, bool pbr) {
     city c = {0};
     CHECK(orr_scene_create(engine, &(orr_scene_desc){.label = "multidraw city"}, &c.s) == ORR_OK);
     orr_light_create(c.s, &(orr_light_desc){.type = ORR_LIGHT_DIRECTIONAL, .direction = {0.3, -1, 0.5}});
-    orr_material red =
-        orr_standard_material_create(c.s, &(orr_standard_material_desc){.diffuse = {true, {0.9, 0.3, 0.2}}});
-    orr_material blue =
-        orr_standard_material_create(c.s, &(orr_standard_material_desc){.diffuse = {true, {0.2, 0.3, 0.9}}});
-    orr_material two_sided = orr_standard_material_create(
-        c.s, &(orr_standard_material_desc){.diffuse = {true, {0.2, 0.9, 0.3}}, .back_face_culling = {true, false}});
-    orr_material textured =
-        orr_standard_material_create(c.s, &(orr_standard_material_desc){.diffuse_texture = checker});
-    orr_material glass = orr_standard_material_create(
-        c.s, &(orr_standard_material_desc){.diffuse = {true, {0.3, 0.9, 0.9}}, .alpha = {true, 0.5}});
+    if (pbr)
+        orr_light_create(
+            c.s, &(orr_light_desc){.type = ORR_LIGHT_HEMISPHERIC, .direction = {0, 1, 0}, .intensity = {true, 0.4}});
+    orr_material mats[5];
+    city_materials(c.s, pbr, mats);
+    orr_material red = mats[0], two_sided = mats[1], blue = mats[2], textured = mats[3], glass = mats[4];
     orr_geometry g;
     CHECK(orr_geometry_build_box(&(orr_box_desc){.width = 1.5, .height = 1, .depth = 0.6}, NULL, &g) == ORR_OK);
     for (int i = 0; i < N; i++) {
@@ -87,7 +111,7 @@ static city make_city_of(int hidden, bool own) {
     return c;
 }
 
-static city make_city(int hidden) { return make_city_of(hidden, false); }
+static city make_city(int hidden) { return make_city_of(hidden, false, false); }
 
 static const orri_scene_gpu *gpu_of(orr_scene *s) { return s->render_state; }
 
@@ -199,7 +223,7 @@ static bool ranges_disjoint(orr_scene *s, const orr_mesh *m, int n) {
 }
 
 TEST(own_geometries_share_an_arena_chunk_and_merge) {
-    city on = make_city_of(-1, true), off = make_city_of(-1, true), shared = make_city(-1);
+    city on = make_city_of(-1, true, false), off = make_city_of(-1, true, false), shared = make_city(-1);
     orr_image8 a, b, c;
     render_arena(&on, true, true, &a);
     render_arena(&off, true, false, &b); /* control: own buffers per mesh, merging allowed */
@@ -261,7 +285,7 @@ static void replace_meshes(city *c, int base) {
 }
 
 TEST(freed_arena_ranges_are_reused_once_no_frame_reads_them) {
-    city c = make_city_of(-1, true), ref = make_city_of(-1, true);
+    city c = make_city_of(-1, true, false), ref = make_city_of(-1, true, false);
     orr_image8 a, b;
     render_arena(&c, true, true, &a);
     render_arena(&ref, true, false, &b);
@@ -315,6 +339,35 @@ TEST(freed_arena_ranges_are_reused_once_no_frame_reads_them) {
     CHECK(d.mad == 0 && d.max == 0);
     orr_test_image_free(&a), orr_test_image_free(&b);
     orr_scene_destroy(c.s), orr_scene_destroy(ref.s);
+}
+
+/* PBR draws merge too (decision 83): their blocks are read by object index,
+ * and materials with the same textures share one texture set. The same 64
+ * meshes with their own geometries (arena) under PBR materials: 10
+ * double-sided (another pipeline), 20 another material without textures (the
+ * same set: no break), 30 mirrored, 40 textured (another set), 50 and 51
+ * blended. */
+TEST(pbr_draws_merge_and_draw_the_same_image) {
+    city on = make_city_of(-1, true, true), off = make_city_of(-1, true, true);
+    orr_image8 a, b;
+    render(&on, true, &a);
+    render(&off, false, &b);
+    orr_test_save_png(orr_test_out_path("multidraw-pbr.png"), &a);
+    const orri_scene_gpu *sg = gpu_of(on.s);
+    CHECK(sg->draw_count == N);
+    for (uint32_t i = 0; i < sg->draw_count; i++)
+        CHECK(sg->draws[i].pbr && sg->draws[i].node == orr_mesh_node(on.meshes[i]).id);
+    /* materials without textures share one texture set; the textured one has its own */
+    CHECK(sg->draws[BLUE].texture_set == sg->draws[0].texture_set &&
+          sg->draws[TEXTURED].texture_set != sg->draws[0].texture_set);
+    const orri_slot *so = last_slot(on.s), *sf = last_slot(off.s);
+    printf("PBR draw commands: merged %u (runs %d), unmerged %u\n", so->draw_cmds[0], OPAQUE_RUNS, sf->draw_cmds[0]);
+    CHECK(so->draw_cmds[0] == OPAQUE_RUNS && sf->draw_cmds[0] == N - 2);
+    orr_diff d = orr_test_compare(&a, &b);
+    printf("PBR merged vs unmerged: MAD %.4f, max %d\n", d.mad, d.max);
+    CHECK(d.mad == 0 && d.max == 0);
+    orr_test_image_free(&a), orr_test_image_free(&b);
+    orr_scene_destroy(on.s), orr_scene_destroy(off.s);
 }
 
 int main(int argc, char **argv) {
