@@ -155,9 +155,10 @@ static void copy_blocks(raw *b, const orri_scene_gpu *sg, const orri_draw *d) {
     buffer(b, &b->scene_ubo, ubo, ORRI_MEM_HOST, sl->scene_ubo.mapped, sizeof(orri_gpu_scene), "baseline scene");
     buffer(b, &b->object, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST,
            (const orri_gpu_object *)sl->objects.mapped + d->index, sizeof(orri_gpu_object), "baseline object");
-    /* pbr.frag reads its block from an array of ORRI_SHADER_STRIDE-byte
-     * blocks (decision 83): the baseline's array holds one, at index 0. */
-    buffer(b, &b->pbr, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST,
+    /* A draw alone reads its block as a uniform buffer (set 1 binding 0);
+     * binding 1, the array of ORRI_SHADER_STRIDE-byte blocks multi-draw runs
+     * read (decision 83), is declared too: the same buffer, one block. */
+    buffer(b, &b->pbr, ubo | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, ORRI_MEM_HOST,
            (const uint8_t *)sl->sys.mapped + (size_t)d->index * ORRI_SHADER_STRIDE, ORRI_SHADER_STRIDE,
            "baseline PBR block");
     buffer(b, &b->shadow_ubo, ubo, ORRI_MEM_HOST, sl->shadow_ubo.mapped, ORRI_MAX_LIGHTS * sizeof(orri_gpu_shadow),
@@ -178,12 +179,13 @@ static void make_layouts(raw *b) {
                                          {2, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, f, NULL},
                                          {3, cis, ORRI_MAX_LIGHTS, f, NULL},
                                          {4, cis, ORRI_MAX_LIGHTS, f, NULL}};
-    VkDescriptorSetLayoutBinding s1[] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL}};
+    VkDescriptorSetLayoutBinding s1[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, vf, NULL},
+                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL}};
     VkDescriptorSetLayoutBinding s2[] = {{0, cis, ORRI_PBR_SLOTS, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     VkDescriptorSetLayoutBinding s3[] = {{0, cis, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
                                          {1, cis, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
     const VkDescriptorSetLayoutBinding *bind[4] = {s0, s1, s2, s3};
-    const uint32_t count[4] = {5, 1, 1, 2};
+    const uint32_t count[4] = {5, 2, 1, 2};
     for (int i = 0; i < 4; i++) {
         VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                               .bindingCount = count[i],
@@ -233,7 +235,7 @@ static VkWriteDescriptorSet desc_write(VkDescriptorSet set, uint32_t binding, ui
 static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
     VkDevice dev = b->gpu->device;
     VkDescriptorPoolSize sizes[] = {
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_PBR_SLOTS + 2 + 2 * ORRI_MAX_LIGHTS}};
     VkDescriptorPoolCreateInfo pi = {
@@ -264,7 +266,8 @@ static void make_sets(raw *b, orr_scene *s, const orri_material *m) {
         desc_write(b->sets[0], 2, 1, ubo, &bufs[3], NULL),
         desc_write(b->sets[0], 3, ORRI_MAX_LIGHTS, cis, NULL, cmp),
         desc_write(b->sets[0], 4, ORRI_MAX_LIGHTS, cis, NULL, rawm),
-        desc_write(b->sets[1], 0, 1, ssbo, &bufs[2], NULL),
+        desc_write(b->sets[1], 0, 1, ubo, &bufs[2], NULL),
+        desc_write(b->sets[1], 1, 1, ssbo, &bufs[2], NULL),
         desc_write(b->sets[2], 0, ORRI_PBR_SLOTS, cis, NULL, tex),
         desc_write(b->sets[3], 0, 1, cis, NULL, &ibl[0]),
         desc_write(b->sets[3], 1, 1, cis, NULL, &ibl[1]),

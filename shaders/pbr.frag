@@ -19,7 +19,7 @@
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
 #include "pbr_blocks.glsl"
 layout(location = 6) flat in uint v_object;
-#define pbr pbr_blocks[v_object]
+#define ORRI_PBR_INDEX v_object
 layout(location = 7) flat in uvec3 v_flags; /* flags, sRGB slots, the cube's highest lod */
 layout(location = 8) flat in vec4 v_frame; /* normal scale, cotangent signs, normal slot's UV set */
 layout(location = 9) in vec4 v_tuv01;      /* each slot's transformed UVs */
@@ -112,22 +112,22 @@ vec3 env_lod(vec3 d, float lod) {
 }
 
 void main() {
-    vec4 base = pbr.base_color;
+    vec4 base = PBR(base_color);
     if (has(ORRI_PBR_TEX_BASE)) {
         vec4 t = sample_slot(0);
         base *= vec4(decode(t.rgb, ORRI_PBR_TEX_BASE), t.a);
     }
     if (has(ORRI_PBR_VERTEX_COLOR)) base *= v_color;
     float alpha = base.a;
-    if (has(ORRI_PBR_ALPHA_TEST) && alpha < pbr.alpha.x) discard;
+    if (has(ORRI_PBR_ALPHA_TEST) && alpha < PBR(alpha.x)) discard;
     if (!has(ORRI_PBR_ALPHA_BLEND)) alpha = 1.0;
-    vec3 emissive = pbr.emissive.rgb;
+    vec3 emissive = PBR(emissive.rgb);
     if (has(ORRI_PBR_TEX_EMISSIVE)) emissive *= decode(sample_slot(4).rgb, ORRI_PBR_TEX_EMISSIVE);
     if (has(ORRI_PBR_UNLIT)) {
-        out_color = vec4(orr_image_processing(apply_fog(base.rgb + emissive), pbr.ip), alpha);
+        out_color = vec4(orr_image_processing(apply_fog(base.rgb + emissive), PBR(ip)), alpha);
         return;
     }
-    float metallic = pbr.factors.x, roughness = pbr.factors.y;
+    float metallic = PBR(factors.x), roughness = PBR(factors.y);
     if (has(ORRI_PBR_TEX_MR)) {
         vec4 mr = sample_slot(1);
         metallic *= mr.b, roughness *= mr.g;
@@ -168,16 +168,16 @@ void main() {
     float over_alpha = dot(specular_scaled, vec3(0.2126, 0.7152, 0.0722));
     if (has(ORRI_PBR_IBL)) {
         float ao = 1.0;
-        if (has(ORRI_PBR_TEX_OCCLUSION)) ao = mix(1.0, sample_slot(3).r, pbr.factors.w);
-        float intensity = pbr.alpha.y;
-        vec3 sh_irradiance = pbr_irradiance(pbr.sh, cube_dir(n));
+        if (has(ORRI_PBR_TEX_OCCLUSION)) ao = mix(1.0, sample_slot(3).r, PBR(factors.w));
+        float intensity = PBR(alpha.y);
+        vec3 sh_irradiance = ORRI_PBR_RUN ? pbr_irradiance(pbr_blocks[v_object].sh, cube_dir(n)) : pbr_irradiance(pbr_one.sh, cube_dir(n));
         vec3 irradiance = sh_irradiance * albedo * intensity * ao;
         float alpha_g = pbr_alpha_g(roughness) + aa.y;
-        float lod = log2(pbr.ibl.y * alpha_g) * pbr.ibl.z + pbr.ibl.w;
+        float lod = log2(PBR(ibl.y) * alpha_g) * PBR(ibl.z) + PBR(ibl.w);
         vec3 r = reflect(-v, n);
         // MIX_IBL_RADIANCE_WITH_IRRADIANCE (on by default in Babylon.js 9.35):
         // rough surfaces take the irradiance in place of the blurriest levels.
-        vec3 radiance = mix(env_lod(cube_dir(r), clamp(lod, 0.0, pbr.ibl.x)), sh_irradiance, alpha_g);
+        vec3 radiance = mix(env_lod(cube_dir(r), clamp(lod, 0.0, PBR(ibl.x))), sh_irradiance, alpha_g);
         vec3 reflectance = (f90 - f0) * brdf.x + f0 * brdf.y; // getReflectanceFromBRDFLookup
         float seo = clamp((n_v_raw + ao) * (n_v_raw + ao) - 1.0 + ao, 0.0, 1.0);
         reflectance *= seo;
@@ -193,5 +193,5 @@ void main() {
     // useSpecularOverAlpha, both on by default in Babylon.js).
     if (has(ORRI_PBR_ALPHA_BLEND)) alpha = clamp(alpha + over_alpha * over_alpha, 0.0, 1.0);
     color += emissive;
-    out_color = vec4(orr_image_processing(apply_fog(color), pbr.ip), alpha);
+    out_color = vec4(orr_image_processing(apply_fog(color), PBR(ip)), alpha);
 }

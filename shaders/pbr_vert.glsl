@@ -11,6 +11,7 @@
 layout(set = 0, binding = 0, std140) uniform SceneBlock { ORRI_SCENE_FIELDS OrriLight lights[ORRI_MAX_LIGHTS]; } scene;
 layout(set = 0, binding = 1, std430) readonly buffer Objects { OrriObject objects[]; };
 #include "pbr_blocks.glsl"
+#define ORRI_PBR_INDEX object
 layout(push_constant) uniform Push { uint object; } pc;
 
 layout(location = 0) in vec3 in_position;
@@ -81,15 +82,15 @@ void main() {
     // interpolating its result equals applying it per fragment.
     vec2 tuv[ORRI_PBR_SLOTS];
     for (int k = 0; k < ORRI_PBR_SLOTS; k++) {
-        vec4 r0 = pbr_blocks[object].uv_rows[2 * k], r1 = pbr_blocks[object].uv_rows[2 * k + 1];
+        vec4 r0 = PBR(uv_rows[2 * k]), r1 = PBR(uv_rows[2 * k + 1]);
         vec2 uv = r0.w > 0.5 ? in_uv2 : in_uv;
         tuv[k] = vec2(dot(r0.xy, uv) + r0.z, dot(r1.xy, uv) + r1.z);
     }
     v_tuv01 = vec4(tuv[0], tuv[1]);
     v_tuv23 = vec4(tuv[2], tuv[3]);
     v_tuv4 = tuv[4];
-    v_flags = uvec3(pbr_blocks[object].flags.xy, uint(pbr_blocks[object].ibl.x + 0.5));
-    v_frame = vec4(pbr_blocks[object].factors.z, pbr_blocks[object].alpha.zw, pbr_blocks[object].uv_rows[4].w);
+    v_flags = uvec3(PBR(flags.xy), uint(PBR(ibl.x) + 0.5));
+    v_frame = vec4(PBR(factors.z), PBR(alpha.zw), PBR(uv_rows[4].w));
     v_color = color;
     gl_Position = scene.view_projection * world_pos;
 }

@@ -374,6 +374,7 @@ typedef struct orri_graphics_desc {
     bool no_depth_write;
     bool no_color_write; /* depth-only pass (colour write mask 0): sprite depth pre-pass, shadow casters */
     const VkSpecializationInfo *frag_spec; /* the fragment stage's specialisation constants (NULL: none) */
+    const VkSpecializationInfo *vert_spec; /* the vertex stage's (NULL: none) */
     const char *label;
 } orri_graphics_desc;
 /* One boolean specialisation constant (constant_id 0), for frag_spec: the
@@ -387,6 +388,20 @@ static inline const VkSpecializationInfo *orri_spec_bool_init(orri_spec_bool *s,
     s->value = value ? VK_TRUE : VK_FALSE;
     s->entry = (VkSpecializationMapEntry){0, 0, sizeof s->value};
     s->info = (VkSpecializationInfo){1, &s->entry, sizeof s->value, &s->value};
+    return &s->info;
+}
+/* Two boolean specialisation constants (constant_id 0 and 1), for either
+ * stage (an id a stage does not declare is ignored). */
+typedef struct orri_spec_bools {
+    VkBool32 value[2];
+    VkSpecializationMapEntry entry[2];
+    VkSpecializationInfo info;
+} orri_spec_bools;
+static inline const VkSpecializationInfo *orri_spec_bools_init(orri_spec_bools *s, bool v0, bool v1) {
+    s->value[0] = v0 ? VK_TRUE : VK_FALSE, s->value[1] = v1 ? VK_TRUE : VK_FALSE;
+    s->entry[0] = (VkSpecializationMapEntry){0, 0, sizeof(VkBool32)};
+    s->entry[1] = (VkSpecializationMapEntry){1, sizeof(VkBool32), sizeof(VkBool32)};
+    s->info = (VkSpecializationInfo){2, s->entry, sizeof s->value, s->value};
     return &s->info;
 }
 orr_result orri_graphics_pipeline(orri_gpu *gpu, const orri_graphics_desc *d, VkPipeline *out);

@@ -128,9 +128,12 @@ static orr_result pick_pipelines(orr_engine *e, orri_scene_gpu *sg, orr_scene *s
          * cost) even when the mesh receives. */
         bool receiver = orri_node_mesh(orri_scene_node(s, d->node))->receive_shadows && sg->shadow_plugins;
         orr_result r = d->pbr ? orri_pbr_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, no_icolor, receiver,
-                                                  &d->pipeline)
+                                                  false, &d->pipeline)
                               : orri_std_pipeline(e, d->cull_back, d->transparent, d->thin != NULL, d->lean, no_icolor,
                                                   receiver, &d->pipeline);
+        d->pipeline_run = VK_NULL_HANDLE;
+        if (r == ORR_OK && d->pbr && !d->thin) /* its block by object index, for multi-draw runs (decision 83) */
+            r = orri_pbr_pipeline(e, d->cull_back, d->transparent, false, false, receiver, true, &d->pipeline_run);
         if (r != ORR_OK) return r;
     }
     return ORR_OK;

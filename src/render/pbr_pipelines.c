@@ -6,8 +6,10 @@
  * its colour and uv streams there and the shader ignores them. Thin
  * instances add the world matrix and colour per instance (bindings 6, 7).
  * Set 0 scene block + objects, set 1 the PBR blocks (the frame slot's
- * shader-block buffer as a storage buffer, a block per draw at
- * ORRI_SHADER_STRIDE, indexed by object: decision 83), set 2 the five material
+ * shader-block buffer, a block per draw at ORRI_SHADER_STRIDE: binding 0 this
+ * draw's as a uniform buffer at a dynamic offset, binding 1 all of them as a
+ * storage buffer indexed by object, read by the run variant: decision 83),
+ * set 2 the five material
  * textures (one array binding), set 3 environment cube + BRDF table.
  */
 #include <string.h>
@@ -30,11 +32,13 @@ static orr_result layouts(orr_engine *e) {
     VkDescriptorSetLayoutBinding tex = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, ORRI_PBR_SLOTS, f, NULL};
     VkDescriptorSetLayoutBinding ibl[] = {{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, f, NULL},
                                           {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, f, NULL}};
-    VkDescriptorSetLayoutBinding blocks = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT | f,
-                                           NULL};
+    /* binding 0: this draw's block (dynamic offset), binding 1: every block (runs) */
+    const VkShaderStageFlags vf = VK_SHADER_STAGE_VERTEX_BIT | f;
+    VkDescriptorSetLayoutBinding blocks[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 1, vf, NULL},
+                                             {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, vf, NULL}};
     orr_result r = orri_set_layout(gpu, &tex, 1, "PBR texture set layout", &p->tex_layout);
     if (r == ORR_OK) r = orri_set_layout(gpu, ibl, 2, "PBR IBL set layout", &p->ibl_layout);
-    if (r == ORR_OK) r = orri_set_layout(gpu, &blocks, 1, "PBR block set layout", &p->block_layout);
+    if (r == ORR_OK) r = orri_set_layout(gpu, blocks, 2, "PBR block set layout", &p->block_layout);
     if (r != ORR_OK) return r;
     VkDescriptorSetLayout sets[] = {e->scene_set_layout, p->block_layout, p->tex_layout, p->ibl_layout};
     return orri_pipeline_layout(gpu, sets, 4, &(VkPushConstantRange){VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(uint32_t)},
@@ -70,7 +74,7 @@ void orri_pbr_pipelines_deinit(orr_engine *e) {
     memset(p, 0, sizeof *p);
 }
 
-static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver,
+static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver, bool run,
                         VkPipeline *out) {
     static const VkVertexInputBindingDescription bindings[] = {
         {0, 12, VK_VERTEX_INPUT_RATE_VERTEX},   {1, 12, VK_VERTEX_INPUT_RATE_VERTEX},
@@ -88,13 +92,14 @@ static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bo
     };
     orri_pbr_engine *p = &e->pbr;
     /* pbr.frag's constant 0 (ORRI_RECEIVER): the shadow code only where the mesh receives. */
-    orri_spec_bool recv;
+    orri_spec_bools spec; /* 0: ORRI_RECEIVER (pbr.frag), 1: ORRI_PBR_RUN (both stages) */
     uint32_t nattrs = instanced ? (no_icolor ? 10 : 11) : 6;
     orri_graphics_desc d = {
         .target = orri_target_info_of(e),
         .vert = instanced ? (no_icolor ? p->inst_nc_vert : p->inst_vert) : p->vert,
         .frag = p->frag,
-        .frag_spec = orri_spec_bool_init(&recv, receiver),
+        .frag_spec = orri_spec_bools_init(&spec, receiver, run),
+        .vert_spec = &spec.info,
         .layout = p->layout,
         .bindings = bindings,
         .binding_count = instanced ? (no_icolor ? 7 : 8) : 6,
@@ -112,14 +117,15 @@ static orr_result build(orr_engine *e, bool cull, bool blend, bool instanced, bo
 }
 
 orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver,
-                             VkPipeline *out) {
+                             bool run, VkPipeline *out) {
     no_icolor = no_icolor && instanced;
-    uint32_t key =
-        (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (no_icolor ? 8u : 0u) | (receiver ? 16u : 0u);
+    run = run && !instanced;
+    uint32_t key = (cull ? 1u : 0u) | (blend ? 2u : 0u) | (instanced ? 4u : 0u) | (no_icolor ? 8u : 0u) |
+                   (receiver ? 16u : 0u) | (run ? 32u : 0u);
     orri_pbr_engine *p = &e->pbr;
     for (uint32_t i = 0; i < p->pipeline_count; i++)
         if (p->pipelines[i].key == key) return *out = p->pipelines[i].pipeline, ORR_OK;
-    orr_result r = build(e, cull, blend, instanced, no_icolor, receiver, out);
+    orr_result r = build(e, cull, blend, instanced, no_icolor, receiver, run, out);
     if (r == ORR_OK) p->pipelines[p->pipeline_count++] = (orri_std_variant){key, *out};
     return r;
 }

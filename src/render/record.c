@@ -132,8 +132,11 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         orri_draw *d = &sg->draws[i];
         if (d->transparent != transparent || (late && !in_late_pass(sg, s, d))) continue;
         orri_mesh_gpu *mg = &sg->meshes[orri_scene_slot(d->node)];
-        if (bound != d->pipeline)
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->pipeline), bound = d->pipeline;
+        uint32_t run = run_length(e, sg, s, k, count, transparent, late);
+        /* A PBR run reads each draw's block by object index; a PBR draw
+         * alone reads its own at its dynamic offset (decision 83). */
+        VkPipeline pipe = d->pbr && run > 1 && d->pipeline_run ? d->pipeline_run : d->pipeline;
+        if (bound != pipe) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe), bound = pipe;
         vkCmdSetFrontFace(cmd, orri_front_face(d->mirrored));
         if (d->shader) {
             orri_material *m = orri_scene_material(s, d->material);
@@ -147,8 +150,9 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
             if (m->shader->shadow_receiver)
                 vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 2, 1, &sl->scene_set, 0, NULL);
         } else if (d->pbr) {
+            uint32_t off = i * ORRI_SHADER_STRIDE;
             VkDescriptorSet sets[] = {sl->scene_set, sl->pbr_set, d->texture_set, sg->ibl_set};
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 4, sets, 0, NULL);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, d->layout, 0, 4, sets, 1, &off);
             vkCmdPushConstants(cmd, d->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, 4, &i);
         } else {
             VkDescriptorSet sets[] = {sl->scene_set, d->texture_set};
@@ -189,7 +193,6 @@ static orr_result record_pass(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, o
         vkCmdBindVertexBuffers(cmd, 0, nvb, vbs, offs);
         vkCmdBindIndexBuffer(cmd, mg->indices.buffer, 0, mg->index_type);
         /* Indirect: culling rewrites the instance count (0 or 1) without re-recording. */
-        uint32_t run = run_length(e, sg, s, k, count, transparent, late);
         vkCmdDrawIndexedIndirect(cmd, args, (VkDeviceSize)i * sizeof(VkDrawIndexedIndirectCommand), run,
                                  sizeof(VkDrawIndexedIndirectCommand));
         k += run - 1;

@@ -50,7 +50,7 @@ typedef struct orri_pbr_engine {
     VkDescriptorSetLayout block_layout; /* set 1: the slot's shader-block buffer as the PBR blocks' array */
     VkPipelineLayout layout;
     VkShaderModule vert, inst_vert, inst_nc_vert, frag;
-    orri_std_variant pipelines[32]; /* one per key (5 bits) */
+    orri_std_variant pipelines[64]; /* one per key (6 bits) */
     uint32_t pipeline_count;
 } orri_pbr_engine;
 
@@ -252,6 +252,7 @@ typedef struct orri_draw {
     bool shader; /* shader material */
     bool pbr;    /* PBR material: texture_set is its set 2 */
     VkPipeline pipeline;
+    VkPipeline pipeline_run; /* PBR, not thin: the variant for multi-draw runs (decision 83) */
     VkPipelineLayout layout;
     VkDescriptorSet texture_set; /* standard: diffuse texture set; PBR: the material's texture set */
     double sort_distance;
@@ -487,9 +488,10 @@ void orri_shadow_recv_deinit(orr_engine *e);
 orr_result orri_pbr_pipelines_init(orr_engine *e);
 void orri_pbr_pipelines_deinit(orr_engine *e);
 /* `receiver`: the mesh receives shadows (pbr.frag's ORRI_RECEIVER; without it
- * the shadow code is compiled out, decision 78). */
+ * the shadow code is compiled out, decision 78). `run`: the variant record.c
+ * binds for a multi-draw run (blocks read by object index, decision 83). */
 orr_result orri_pbr_pipeline(orr_engine *e, bool cull, bool blend, bool instanced, bool no_icolor, bool receiver,
-                             VkPipeline *out);
+                             bool run, VkPipeline *out);
 /* pbr_draw.c */
 /* Draw `d` of mesh `n` with PBR material `m` (id d->material): transparency,
  * culling, the material's texture set and the scene's IBL set. */

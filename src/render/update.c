@@ -283,10 +283,16 @@ static void write_slot_sets(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
          .dstSet = sl->pbr_set,
          .dstBinding = 0,
          .descriptorCount = 1,
+         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, sizeof(orri_gpu_pbr)}},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+         .dstSet = sl->pbr_set,
+         .dstBinding = 1,
+         .descriptorCount = 1,
          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, VK_WHOLE_SIZE}},
     };
-    vkUpdateDescriptorSets(e->gpu.device, 4, w, 0, NULL);
+    vkUpdateDescriptorSets(e->gpu.device, 5, w, 0, NULL);
     write_shadow_bindings(e, sg, sl);
 }
 
