@@ -1,7 +1,8 @@
 /* pbr_draw.c — PBR draws in the renderer: the material's texture set (set 2,
  * shared by materials with the same textures), the scene's IBL set (set 3),
  * the per-draw block (gpu_types.h ORRI_PBR_FIELDS, in the frame slot's
- * shader-block buffer, read through set 1 by object index: decision 83) and
+ * shader-block buffer, read through set 1: at the draw's dynamic offset, or
+ * by object index in a multi-draw run, decision 83) and
  * the extra vertex streams (tangents, second UV set).
  *
  * Invariant: descriptor sets are written once, when allocated; a change of

@@ -77,8 +77,8 @@ static bool in_late_pass(orri_scene_gpu *sg, orr_scene *s, const orri_draw *d) {
  * arguments; the vertex stage's object index is pc.object + gl_DrawID, so
  * each draw still reads its own object record and its own (CPU-culled)
  * instance count, and draws execute in order (primitive order follows the
- * draw index). Standard and PBR draws merge (a PBR draw's block is read by
- * its object index, decision 83); not shader materials (per-draw dynamic
+ * draw index). Standard and PBR draws merge (a PBR run binds the pipeline
+ * variant that reads each block by object index, decision 83); not shader materials (per-draw dynamic
  * offsets), thin instances (their own instance buffers), crowds, or
  * skinned/morphed meshes (their own deformed streams). */
 static bool mergeable(const orri_draw *d, const orri_mesh_gpu *mg) {
