@@ -120,7 +120,8 @@ typedef struct orr_sampler_desc {
      * magFilter); LINEAR under a NEAREST filter reads NEAREST. */
     orr_filter min_filter;
     orr_wrap wrap_u, wrap_v; /* default REPEAT for 2D, CLAMP for cubes (w follows u) */
-    /* 0: 4× (Babylon.js anisotropicFilteringLevel), 1: off, 2..16: that
+    /* 0: 4× (Babylon.js anisotropicFilteringLevel) for 2D textures, off for
+     * cubes (decision 84); 1: off, 2..16: that
      * many; clamped to the device's limit; off with NEAREST filtering (filter
      * or min_filter: Babylon.js keeps its anisotropy only for LINEAR/LINEAR
      * sampling modes) or on devices without samplerAnisotropy. */

@@ -86,3 +86,9 @@ void orri_samplers_deinit(orri_gpu *gpu) {
     orri_free(&gpu->ctx->allocator, gpu->samplers);
     gpu->samplers = NULL, gpu->sampler_count = gpu->sampler_cap = 0;
 }
+
+orr_result orri_sampler_cube_lod(orri_gpu *gpu, VkSampler *out) {
+    const VkSamplerAddressMode clamp = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    return orri_sampler_get(
+        gpu, &(orri_sampler_desc){VK_FILTER_LINEAR, false, VK_SAMPLER_MIPMAP_MODE_LINEAR, {clamp, clamp, clamp}}, out);
+}

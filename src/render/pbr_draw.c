@@ -53,18 +53,16 @@ static void free_set(orr_engine *e, orri_scene_gpu *sg, VkDescriptorSet *set) {
 
 /* A new set of `layout`, its combined image samplers at binding 0 (array of
  * `count`) or bindings 0 .. count − 1 (`array` false). */
-static orr_result write_new_set(orr_engine *e, orri_scene_gpu *sg, VkDescriptorSetLayout layout, orri_texture *const *t,
-                                uint32_t count, bool array, VkDescriptorSet *out) {
+static orr_result write_new_set(orr_engine *e, orri_scene_gpu *sg, VkDescriptorSetLayout layout,
+                                const VkDescriptorImageInfo *img, uint32_t count, bool array, VkDescriptorSet *out) {
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = sg->desc_pool,
                                       .descriptorSetCount = 1,
                                       .pSetLayouts = &layout};
     orr_result r = orri_vk_check(&e->gpu, vkAllocateDescriptorSets(e->gpu.device, &ai, out), "PBR descriptor set");
     if (r != ORR_OK) return r;
-    VkDescriptorImageInfo img[ORRI_PBR_SLOTS];
     VkWriteDescriptorSet w[ORRI_PBR_SLOTS];
-    for (uint32_t i = 0; i < count; i++) {
-        img[i] = (VkDescriptorImageInfo){t[i]->sampler, t[i]->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    for (uint32_t i = 0; i < count; i++)
         w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                                       .dstSet = *out,
                                       .dstBinding = array ? 0 : i,
@@ -72,7 +70,6 @@ static orr_result write_new_set(orr_engine *e, orri_scene_gpu *sg, VkDescriptorS
                                       .descriptorCount = 1,
                                       .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                                       .pImageInfo = &img[i]};
-    }
     vkUpdateDescriptorSets(e->gpu.device, count, w, 0, NULL);
     return ORR_OK;
 }
@@ -125,7 +122,10 @@ static orr_result acquire_shared(orr_engine *e, orri_scene_gpu *sg, orri_texture
         free_at = sg->pbr_set_count;
     }
     orri_pbr_set ps = {.refs = 1};
-    orr_result r = write_new_set(e, sg, e->pbr.tex_layout, t, ORRI_PBR_SLOTS, true, &ps.set);
+    VkDescriptorImageInfo img[ORRI_PBR_SLOTS];
+    for (int k = 0; k < ORRI_PBR_SLOTS; k++)
+        img[k] = (VkDescriptorImageInfo){t[k]->sampler, t[k]->image.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    orr_result r = write_new_set(e, sg, e->pbr.tex_layout, img, ORRI_PBR_SLOTS, true, &ps.set);
     if (r != ORR_OK) return r;
     for (int k = 0; k < ORRI_PBR_SLOTS; k++) ps.views[k] = t[k]->image.view, ps.samplers[k] = t[k]->sampler;
     sg->pbr_sets[free_at] = ps;
@@ -156,19 +156,27 @@ static orr_result material_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, 
     return *out = g->set, ORR_OK;
 }
 
-/* The scene's set 3: environment cube (white fallback) and BRDF table. */
+/* The scene's set 3: environment cube (white fallback) and BRDF table. The
+ * cube is read through orri_sampler_cube_lod, not the texture's sampler:
+ * every lookup in pbr.frag has an explicit lod (decision 84). */
 static orr_result ibl_set(orr_engine *e, orri_scene_gpu *sg, orr_scene *s) {
     orri_ibl ibl;
     orr_result r = orri_texture_ibl(e, s->environment_texture, &ibl);
     if (r != ORR_OK) return r;
-    orri_texture *t[2] = {ibl.cube, orri_brdf_lut(e)};
-    if (!t[1]) t[1] = orri_texture_fallback(e, false);
-    uint64_t key = orri_mix((uint64_t)(uintptr_t)t[0]->image.view, (uint64_t)(uintptr_t)t[1]->image.view);
+    orri_texture *cube = ibl.cube, *lut = orri_brdf_lut(e);
+    if (!lut) lut = orri_texture_fallback(e, false);
+    uint64_t key = orri_mix((uint64_t)(uintptr_t)cube->image.view, (uint64_t)(uintptr_t)lut->image.view);
     if (sg->ibl_set && sg->ibl_key == key) return ORR_OK;
     free_set(e, sg, &sg->ibl_set);
-    r = write_new_set(e, sg, e->pbr.ibl_layout, t, 2, false, &sg->ibl_set);
-    if (r == ORR_OK) sg->ibl_key = key;
-    return r;
+    VkSampler trilinear;
+    r = orri_sampler_cube_lod(&e->gpu, &trilinear);
+    if (r != ORR_OK) return r;
+    const VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    VkDescriptorImageInfo img[2] = {{trilinear, cube->image.view, ro}, {lut->sampler, lut->image.view, ro}};
+    r = write_new_set(e, sg, e->pbr.ibl_layout, img, 2, false, &sg->ibl_set);
+    if (r != ORR_OK) return r;
+    sg->ibl_key = key;
+    return ORR_OK;
 }
 
 orr_result orri_pbr_add_draw(orr_engine *e, orri_scene_gpu *sg, orr_scene *s, orri_node *n, orri_material *m,

@@ -27,7 +27,11 @@ orr_texture_desc orr_texture_desc_defaults(const orr_texture_desc *desc) {
         s->wrap_v = s->wrap_v ? s->wrap_v : w;
     }
     bool nearest = s->filter == ORR_FILTER_NEAREST || s->min_filter == ORR_FILTER_NEAREST;
-    if (!s->max_anisotropy) s->max_anisotropy = nearest ? 1 : 4;
+    /* Cubes: off (decision 84). Their lookups are along directions; llvmpipe
+     * filtered anisotropically with derivatives of the face coordinates,
+     * which jump where a 2x2 quad straddles a face edge: a line of wrong
+     * texels on every cube edge of a skybox. */
+    if (!s->max_anisotropy) s->max_anisotropy = nearest || cube ? 1 : 4;
     if (!d.label) d.label = cube ? "cube texture" : "texture";
     return d;
 }

@@ -45,7 +45,7 @@ static orr_result sampler_of(orri_gpu *gpu, const orr_sampler_desc *s, bool cube
                : cube                    ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE
                                          : VK_SAMPLER_ADDRESS_MODE_REPEAT;
     bool min_nearest = s->min_filter == ORR_FILTER_NEAREST;
-    uint32_t aniso = f == VK_FILTER_NEAREST || min_nearest ? 0 : s->max_anisotropy ? s->max_anisotropy : 4;
+    uint32_t aniso = f == VK_FILTER_NEAREST || min_nearest ? 0 : s->max_anisotropy ? s->max_anisotropy : cube ? 1 : 4;
     return orri_sampler_get(gpu,
                             &(orri_sampler_desc){.filter = f,
                                                  .min_nearest = min_nearest,

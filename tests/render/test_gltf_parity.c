@@ -9,10 +9,12 @@
  * textured scenes measure higher on the H200 (boxtextured 0.089 / 0.150,
  * texcoord 0.207 / 0.251, texsettings 0.122 / 0.156, 2026-12-02). The IBL
  * scenes since decision 77 (Babylon.js mixes rough radiance with the
- * irradiance; constant-lod level blending, 2026-12-04): waterbottle 0.125 /
- * 0.128 RH on lavapipe; normaltangent 0.379 / 0.295 on lavapipe, over the
- * target (sharp gold reflections: texel-level differences of the lod-0 cube
- * sampling); docs/parity.md has the H200's numbers. */
+ * irradiance; constant-lod level blending) and decision 84 (the cube read
+ * without anisotropy, 2026-12-04): waterbottle 0.111 / 0.112 RH on lavapipe;
+ * normaltangent 0.287 / 0.240, LH over the target: 0.056 of it is two rows
+ * of tile edges where the reference's rasteriser snaps vertices to 1/16
+ * pixel onto a row of MSAA samples (docs/parity.md); the H200 measured 0.276
+ * / 0.232. docs/parity.md has every driver's numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -178,7 +180,7 @@ static const gltf_scene SCENES[] = {
      100,
      NULL,
      0,
-     0.45},
+     0.32},
     {"gltf-simpleinstancing",
      "SimpleInstancing/SimpleInstancing.glb",
      false,

@@ -16,6 +16,7 @@
  *   gltf-waterbottle-dbgN gltf-waterbottle with every material's debugMode = N (Babylon's PBR debug views: 41
  *                         radiance, 54 irradiance, 60 albedo, 64 alphaG, ...; decision 77); its JSON adds each
  *                         mesh's effect defines. A diagnostic, not a reference.
+ *   gltf-normaltangent-dbgN the same for gltf-normaltangent (N = 2, 5, 41, 54, 64, 65; decision 84)
  *   <name>-rh             the same with scene.useRightHandedSystem = true, set in the Scene constructor (before the
  *                         camera, lights and the import exist), every constant unchanged (as scenes/rh.js does)
  *
@@ -226,6 +227,8 @@
   for (const [name, S] of Object.entries(SCENES)) register(name + '-rh', S, true);
   for (const d of [2, 5, 41, 54, 60, 62, 63, 64, 65, 80, 83, 89])
     register('gltf-waterbottle-dbg' + d, Object.assign({}, SCENES['gltf-waterbottle'], { debugMode: d }), false);
+  for (const d of [2, 5, 41, 54, 64, 65])
+    register('gltf-normaltangent-dbg' + d, Object.assign({}, SCENES['gltf-normaltangent'], { debugMode: d }), false);
 
   /*
    * Animation export (anim-export.js): loads shared-assets/gltf/<model>/<file> into a fresh scene (handedness as
