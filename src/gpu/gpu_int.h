@@ -329,11 +329,11 @@ typedef struct orri_sampler_desc {
 /* The shared sampler of `d` (created on first use). Fails only when Vulkan or
  * host memory does. */
 orr_result orri_sampler_get(orri_gpu *gpu, const orri_sampler_desc *d, VkSampler *out);
-/* The sampler of cube lookups at an explicit lod (PBR image-based lighting,
- * the HDR skybox's level 0): trilinear, clamped, no anisotropy. A texture's
- * own sampler may carry anisotropy, which llvmpipe applied even there, along
- * the direction's screen derivatives: blurred reflections and a line of wrong
- * texels on every cube edge (decision 84). */
+/* The sampler of cube lookups at an explicit lod (PBR image-based lighting):
+ * trilinear, clamped, no anisotropy. A texture's own sampler may carry
+ * anisotropy, which llvmpipe applied even there, from the screen derivatives
+ * of the face coordinates: blurred reflections and a line of wrong texels on
+ * every cube edge (decision 84). */
 orr_result orri_sampler_cube_lod(orri_gpu *gpu, VkSampler *out);
 void orri_samplers_deinit(orri_gpu *gpu);
 

@@ -260,39 +260,33 @@ orri_gpu_shadow *orri_slot_shadow_block(orr_scene *s, uint32_t slot) {
 }
 
 static void write_slot_sets(orr_engine *e, orri_scene_gpu *sg, orri_slot *sl) {
-    VkWriteDescriptorSet w[] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->scene_set,
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->scene_ubo.buffer, 0, sizeof(orri_gpu_scene)}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->scene_set,
-         .dstBinding = 1,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->objects.buffer, 0, VK_WHOLE_SIZE}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->sys_set,
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->pbr_set,
-         .dstBinding = 0,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, sizeof(orri_gpu_pbr)}},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-         .dstSet = sl->pbr_set,
-         .dstBinding = 1,
-         .descriptorCount = 1,
-         .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-         .pBufferInfo = &(VkDescriptorBufferInfo){sl->sys.buffer, 0, VK_WHOLE_SIZE}},
+    const VkDescriptorType ubo = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, dyn = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                           ssbo = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    /* (set, binding, type, buffer range): the scene block and objects, the
+     * shader materials' system block, and the PBR blocks (this draw's at its
+     * dynamic offset, all of them for multi-draw runs: decision 83). */
+    const struct {
+        VkDescriptorSet set;
+        uint32_t binding;
+        VkDescriptorType type;
+        VkDescriptorBufferInfo buffer;
+    } b[] = {
+        {sl->scene_set, 0, ubo, {sl->scene_ubo.buffer, 0, sizeof(orri_gpu_scene)}},
+        {sl->scene_set, 1, ssbo, {sl->objects.buffer, 0, VK_WHOLE_SIZE}},
+        {sl->sys_set, 0, dyn, {sl->sys.buffer, 0, ORRI_SYS_BLOCK}},
+        {sl->pbr_set, 0, dyn, {sl->sys.buffer, 0, sizeof(orri_gpu_pbr)}},
+        {sl->pbr_set, 1, ssbo, {sl->sys.buffer, 0, VK_WHOLE_SIZE}},
     };
-    vkUpdateDescriptorSets(e->gpu.device, 5, w, 0, NULL);
+    enum { N = sizeof b / sizeof b[0] };
+    VkWriteDescriptorSet w[N];
+    for (uint32_t k = 0; k < N; k++)
+        w[k] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                      .dstSet = b[k].set,
+                                      .dstBinding = b[k].binding,
+                                      .descriptorCount = 1,
+                                      .descriptorType = b[k].type,
+                                      .pBufferInfo = &b[k].buffer};
+    vkUpdateDescriptorSets(e->gpu.device, N, w, 0, NULL);
     write_shadow_bindings(e, sg, sl);
 }
 
