@@ -182,8 +182,8 @@ typedef struct orr_texture_desc {
 /* The desc with its defaults resolved (every optional set, the sampler's
  * filter, mip filter, wraps and anisotropy filled, the label); for programs
  * that want to see what a zero means. With neither image nor rgba nor
- * equirect (a file still to be read), srgb and the wraps stay unset: the
- * file decides (2D or cube, its srgb flag). */
+ * equirect (a file still to be read), srgb, the wraps and the anisotropy
+ * stay unset: the file decides (2D or cube, its srgb flag). */
 orr_texture_desc orr_texture_desc_defaults(const orr_texture_desc *desc);
 
 /* A texture from desc.image or desc.rgba (see the desc). A cube texture

@@ -21,17 +21,19 @@ orr_texture_desc orr_texture_desc_defaults(const orr_texture_desc *desc) {
     s->filter = filter_or(s->filter, ORR_FILTER_LINEAR);
     s->mip_filter = filter_or(s->mip_filter, s->filter);
     s->min_filter = filter_or(s->min_filter, s->filter);
+    bool nearest = s->filter == ORR_FILTER_NEAREST || s->min_filter == ORR_FILTER_NEAREST;
     if (known || d.equirect) {
         orr_wrap w = cube ? ORR_WRAP_CLAMP : ORR_WRAP_REPEAT;
         s->wrap_u = s->wrap_u ? s->wrap_u : w;
         s->wrap_v = s->wrap_v ? s->wrap_v : w;
+        /* Cubes: off (decision 84). Their lookups are along directions;
+         * llvmpipe filtered anisotropically with derivatives of the face
+         * coordinates, which jump where a 2x2 quad straddles a face edge: a
+         * line of wrong texels on every cube edge of a skybox. Unknown kind
+         * (a file still to be read, a cube made by the prefilter): left to
+         * the texture's creation, which knows it (texture.c sampler_of). */
+        if (!s->max_anisotropy) s->max_anisotropy = nearest || cube ? 1 : 4;
     }
-    bool nearest = s->filter == ORR_FILTER_NEAREST || s->min_filter == ORR_FILTER_NEAREST;
-    /* Cubes: off (decision 84). Their lookups are along directions; llvmpipe
-     * filtered anisotropically with derivatives of the face coordinates,
-     * which jump where a 2x2 quad straddles a face edge: a line of wrong
-     * texels on every cube edge of a skybox. */
-    if (!s->max_anisotropy) s->max_anisotropy = nearest || cube ? 1 : 4;
     if (!d.label) d.label = cube ? "cube texture" : "texture";
     return d;
 }
